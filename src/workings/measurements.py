@@ -1,0 +1,326 @@
+"""Measurement records: what a probe measured, on what, and how it compares with the estimate.
+
+``ledger/measurements/<claim>--<device>--<date>.yaml`` files are written by ``workings probe``
+(``workings.probe.run``) and read here, without torch, so that verify and the HTML ledger can
+show each measurement beside the estimate it tests.
+
+A measurement carries its device ``type`` (``cpu`` or ``cuda``). Whether it reads as a GPU
+measurement is decided by that type alone, and the type is tied to the rest of the record: a
+``cpu`` record has no CUDA or driver version and no CUDA allocator, and its file name says
+``--cpu--``. A probe that did not run on a GPU cannot be labelled as one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import yaml
+
+from .errors import LedgerError, Problem
+from .yamlio import YamlError, load
+
+FORMAT = 1  # version history: 1 (first format)
+PROBES = ("kv-bytes", "fit", "quant")
+DEVICE_TYPES = ("cpu", "cuda")
+# How a probe's result is compared with its estimate:
+#   equal:   the measured value must equal the estimate (within `tolerance`, default exact)
+#   at-most: the estimate is an upper bound; the measured value must not exceed it
+RELATIONS = ("equal", "at-most")
+ALLOCATORS = {"cpu": ("storage", "budget"), "cuda": ("cuda-caching",)}
+_NUMBER = re.compile(r"^-?\d+(/\d+)?$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class MeasurementError(LedgerError):
+    """A measurement record that cannot be used; ``key`` names the offending field."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
+
+
+def _fraction(text: object, key: str) -> Fraction:
+    if isinstance(text, bool) or not isinstance(text, (int, str)) or not _NUMBER.match(str(text)):
+        raise MeasurementError(key, f"expected an integer or a fraction like '32/9' (quoted), got {text!r}")
+    return Fraction(str(text))
+
+
+def _text(data: dict, key: str, where: str, optional: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value:
+        raise MeasurementError(f"{where}{key}", f"expected text, got {value!r} (quote numbers and booleans)")
+    return value
+
+
+def _format_fraction(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def _check_keys(data: object, allowed: set[str], where: str) -> dict:
+    if not isinstance(data, dict):
+        raise MeasurementError(where.rstrip("."), f"expected a mapping, got {type(data).__name__}")
+    for key in data:
+        if key not in allowed:
+            raise MeasurementError(f"{where}{key}", f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+    return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class Value:
+    """An exact number and its unit, as text: ``196608 B/token``, ``32/9`` (a ratio)."""
+
+    value: Fraction
+    unit: str = ""
+
+    @classmethod
+    def from_dict(cls, data: object, where: str) -> "Value":
+        data = _check_keys(data, {"value", "unit"}, where + ".")
+        unit = data.get("unit", "")
+        if not isinstance(unit, str):
+            raise MeasurementError(f"{where}.unit", f"expected text, got {unit!r}")
+        return cls(value=_fraction(data.get("value"), f"{where}.value"), unit=unit)
+
+    def to_dict(self) -> dict:
+        return {"value": _format_fraction(self.value), "unit": self.unit}
+
+    def __str__(self) -> str:
+        number = f"{self.value.numerator:,}" if self.value.denominator == 1 else (
+            f"{_format_fraction(self.value)} (= {float(self.value):.4g})")
+        return f"{number} {self.unit}".rstrip()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Device:
+    """The device a probe ran on; ``type`` alone decides whether this is a GPU measurement."""
+
+    type: str
+    name: str
+    memory_bytes: int
+    allocator: str
+
+    def __post_init__(self) -> None:
+        if self.type not in DEVICE_TYPES:
+            raise MeasurementError("device.type", f"expected one of {', '.join(DEVICE_TYPES)}, got {self.type!r}")
+        if self.allocator not in ALLOCATORS[self.type]:
+            raise MeasurementError("device.allocator", f"a {self.type} measurement uses allocator "
+                                   f"{' or '.join(ALLOCATORS[self.type])}, not {self.allocator!r}")
+        if isinstance(self.memory_bytes, bool) or not isinstance(self.memory_bytes, int) or self.memory_bytes < 1:
+            raise MeasurementError("device.memory_bytes", f"expected a positive integer, got {self.memory_bytes!r}")
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.type == "cuda"
+
+    @property
+    def label(self) -> str:
+        return f"GPU ({self.name})" if self.is_gpu else "CPU (not a GPU measurement)"
+
+    @property
+    def slug(self) -> str:
+        """The device part of the file name: ``cpu``, or ``cuda-`` and the GPU's name."""
+        if not self.is_gpu:
+            return "cpu"
+        name = re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-")
+        return f"cuda-{name}" if name else "cuda"
+
+    @classmethod
+    def from_dict(cls, data: object) -> "Device":
+        data = _check_keys(data, {"type", "name", "memory_bytes", "allocator"}, "device.")
+        return cls(type=_text(data, "type", "device."), name=_text(data, "name", "device."),
+                   memory_bytes=data.get("memory_bytes"), allocator=_text(data, "allocator", "device."))
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "name": self.name, "memory_bytes": self.memory_bytes, "allocator": self.allocator}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Software:
+    torch: str
+    python: str
+    cuda: str | None = None
+    driver: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: object) -> "Software":
+        data = _check_keys(data, {"torch", "python", "cuda", "driver"}, "software.")
+        return cls(torch=_text(data, "torch", "software."), python=_text(data, "python", "software."),
+                   cuda=_text(data, "cuda", "software.", optional=True),
+                   driver=_text(data, "driver", "software.", optional=True))
+
+    def to_dict(self) -> dict:
+        return {"torch": self.torch, "python": self.python, "cuda": self.cuda, "driver": self.driver}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Agreement:
+    """How a measured value compares with its estimate; derived, never stored."""
+
+    holds: bool
+    relative_difference: Fraction  # (measured - estimate) / estimate
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Measurement:
+    claim: str
+    probe: str
+    measures: str  # the claim's step (or "result") that the estimate is
+    result: Value
+    estimate: Value  # the claim's value the result is compared with, for this device
+    relation: str
+    tolerance: Fraction
+    device: Device
+    software: Software
+    command: str
+    date: str
+    samples: tuple[dict, ...]
+    details: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.probe not in PROBES:
+            raise MeasurementError("probe", f"expected one of {', '.join(PROBES)}, got {self.probe!r}")
+        if self.relation not in RELATIONS:
+            raise MeasurementError("relation", f"expected one of {', '.join(RELATIONS)}, got {self.relation!r}")
+        if not _DATE.match(self.date):
+            raise MeasurementError("date", f"expected YYYY-MM-DD, got {self.date!r}")
+        if self.tolerance < 0:
+            raise MeasurementError("tolerance", "must not be negative")
+        if self.result.unit != self.estimate.unit:
+            raise MeasurementError("estimate.unit", f"must be the result's unit {self.result.unit!r}")
+        if not self.device.is_gpu and (self.software.cuda or self.software.driver):
+            raise MeasurementError("software", "a cpu measurement records no CUDA or driver version: "
+                                   "it must not read as a GPU measurement")
+        if self.device.is_gpu and not self.software.cuda:
+            raise MeasurementError("software.cuda", "a cuda measurement must record the CUDA version")
+
+    @property
+    def filename(self) -> str:
+        """The path under ``ledger/measurements/``: ``<claim>--<device>--<date>.yaml``."""
+        return f"{self.claim}--{self.device.slug}--{self.date}.yaml"
+
+    def agreement(self) -> Agreement:
+        measured, estimate = self.result.value, self.estimate.value
+        diff = (measured - estimate) / estimate if estimate else Fraction(0 if measured == estimate else 1)
+        percent = f"{float(abs(diff)) * 100:.2f}%"
+        if self.relation == "at-most":
+            holds = measured <= estimate
+            text = (f"within the bound ({percent} below it)" if holds and measured != estimate else
+                    "at the bound" if holds else f"exceeds the bound by {percent}")
+        else:
+            holds = abs(diff) <= self.tolerance
+            text = ("exactly as estimated" if measured == estimate else
+                    f"{percent} {'above' if diff > 0 else 'below'} the estimate"
+                    + (f" (within {float(self.tolerance) * 100:g}%)" if holds else ""))
+        return Agreement(holds=holds, relative_difference=diff, text=text)
+
+    @classmethod
+    def from_dict(cls, data: object) -> "Measurement":
+        keys = {"format", "claim", "probe", "measures", "result", "estimate", "relation", "tolerance",
+                "device", "software", "command", "date", "samples", "details"}
+        data = _check_keys(data, keys, "")
+        if data.get("format") != FORMAT:
+            raise MeasurementError("format", f"expected {FORMAT}, got {data.get('format')!r}")
+        samples = data.get("samples")
+        if not isinstance(samples, list) or not samples or not all(isinstance(s, dict) for s in samples):
+            raise MeasurementError("samples", "expected a non-empty list of mappings (the raw samples)")
+        details = data.get("details", {})
+        if not isinstance(details, dict):
+            raise MeasurementError("details", "expected a mapping")
+        return cls(
+            claim=_text(data, "claim", ""), probe=_text(data, "probe", ""), measures=_text(data, "measures", ""),
+            result=Value.from_dict(data.get("result"), "result"),
+            estimate=Value.from_dict(data.get("estimate"), "estimate"),
+            relation=_text(data, "relation", ""), tolerance=_fraction(data.get("tolerance", 0), "tolerance"),
+            device=Device.from_dict(data.get("device")), software=Software.from_dict(data.get("software")),
+            command=_text(data, "command", ""), date=_text(data, "date", ""),
+            samples=tuple(samples), details=details)
+
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT, "claim": self.claim, "probe": self.probe, "measures": self.measures,
+            "result": self.result.to_dict(), "estimate": self.estimate.to_dict(), "relation": self.relation,
+            "tolerance": _format_fraction(self.tolerance), "device": self.device.to_dict(),
+            "software": self.software.to_dict(), "command": self.command, "date": self.date,
+            "samples": list(self.samples), "details": self.details,
+        }
+
+
+def dump(measurement: Measurement) -> bytes:
+    """The file's bytes: sorted keys, block style, UTF-8, so the same result gives the same bytes."""
+    text = yaml.safe_dump(measurement.to_dict(), sort_keys=True, default_flow_style=False,
+                          allow_unicode=True, width=100)
+    return text.encode("utf-8")
+
+
+def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Path:
+    """Write atomically under ``root/ledger/measurements``; never replace different bytes unless asked.
+
+    Returns the path. Raises MeasurementError when a different file is already there.
+    """
+    path = Path(root) / "ledger" / "measurements" / measurement.filename
+    raw = dump(measurement)
+    if path.exists() and not replace:
+        if path.read_bytes() == raw:
+            return path
+        raise MeasurementError("", f"{path} exists with a different measurement; "
+                               "pass --replace to overwrite it, or remove it first")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".yaml")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def load_measurements(root: Path) -> tuple[list[Measurement], list[Problem]]:
+    """Every measurement under ``root/ledger/measurements``, and a Problem for each unusable file."""
+    base = Path(root) / "ledger" / "measurements"
+    found: list[Measurement] = []
+    problems: list[Problem] = []
+    for path in sorted(base.rglob("*.yaml")) if base.is_dir() else []:
+        if path.name.startswith(".tmp-"):
+            continue
+        rel = path.relative_to(Path(root)).as_posix()
+        try:
+            doc = load(path.read_bytes(), rel)
+        except YamlError as exc:
+            problems.append(Problem(file=rel, line=exc.line, key="", message=str(exc)))
+            continue
+        try:
+            measurement = Measurement.from_dict(doc.data)
+            expected = measurement.filename
+            actual = path.relative_to(base).as_posix()
+            if actual != expected:
+                raise MeasurementError("", f"file name must be {expected!r} (claim, device and date of "
+                                       "its contents)")
+        except MeasurementError as exc:
+            path_keys = tuple(exc.key.split(".")) if exc.key else ()
+            problems.append(Problem(file=rel, line=doc.line(*path_keys), key=exc.key, message=str(exc)))
+            continue
+        found.append(measurement)
+    return found, problems
+
+
+def by_claim(measurements: list[Measurement]) -> dict[str, list[Measurement]]:
+    """Measurements grouped by claim id, GPU ones first, then newest first."""
+    grouped: dict[str, list[Measurement]] = {}
+    for m in measurements:
+        grouped.setdefault(m.claim, []).append(m)
+    for items in grouped.values():
+        # Stable sorts, last key first: GPU before CPU, then newest first, then by file name.
+        items.sort(key=lambda m: m.filename)
+        items.sort(key=lambda m: m.date, reverse=True)
+        items.sort(key=lambda m: not m.device.is_gpu)
+    return grouped
