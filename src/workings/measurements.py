@@ -22,9 +22,10 @@ from pathlib import Path
 import yaml
 
 from .errors import LedgerError, Problem
-from .yamlio import YamlError, load
+from .yamlio import Document, YamlError, load
 
 FORMAT = 1  # version history: 1 (first format)
+MEASUREMENTS_DIR = "ledger/measurements"
 PROBES = ("kv-bytes", "fit", "quant")
 DEVICE_TYPES = ("cpu", "cuda")
 # How a probe's result is compared with its estimate:
@@ -264,7 +265,7 @@ def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Pat
 
     Returns the path. Raises MeasurementError when a different file is already there.
     """
-    path = Path(root) / "ledger" / "measurements" / measurement.filename
+    path = Path(root) / MEASUREMENTS_DIR / measurement.filename
     raw = dump(measurement)
     if path.exists() and not replace:
         if path.read_bytes() == raw:
@@ -272,7 +273,7 @@ def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Pat
         raise MeasurementError("", f"{path} exists with a different measurement; "
                                "pass --replace to overwrite it, or remove it first")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".yaml")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".part")  # not *.yaml: never loaded half-written
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(raw)
@@ -284,32 +285,35 @@ def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Pat
     return path
 
 
+def load_measurement(doc: Document) -> tuple[Measurement | None, list[Problem]]:
+    """Validate one parsed measurement file; ``doc.file`` is its path relative to the ledger root."""
+    try:
+        measurement = Measurement.from_dict(doc.data)
+        expected = f"{MEASUREMENTS_DIR}/{measurement.filename}"
+        if doc.file != expected and not doc.file.endswith("/" + expected):
+            raise MeasurementError("", f"file name must be {expected!r}: the claim, device and date it holds")
+    except MeasurementError as exc:
+        path = tuple(exc.key.split(".")) if exc.key else ()
+        return None, [Problem(file=doc.file, line=doc.line(*path), key=exc.key, message=str(exc))]
+    return measurement, []
+
+
 def load_measurements(root: Path) -> tuple[list[Measurement], list[Problem]]:
     """Every measurement under ``root/ledger/measurements``, and a Problem for each unusable file."""
-    base = Path(root) / "ledger" / "measurements"
+    base = Path(root) / MEASUREMENTS_DIR
     found: list[Measurement] = []
     problems: list[Problem] = []
     for path in sorted(base.rglob("*.yaml")) if base.is_dir() else []:
-        if path.name.startswith(".tmp-"):
-            continue
         rel = path.relative_to(Path(root)).as_posix()
         try:
             doc = load(path.read_bytes(), rel)
         except YamlError as exc:
             problems.append(Problem(file=rel, line=exc.line, key="", message=str(exc)))
             continue
-        try:
-            measurement = Measurement.from_dict(doc.data)
-            expected = measurement.filename
-            actual = path.relative_to(base).as_posix()
-            if actual != expected:
-                raise MeasurementError("", f"file name must be {expected!r} (claim, device and date of "
-                                       "its contents)")
-        except MeasurementError as exc:
-            path_keys = tuple(exc.key.split(".")) if exc.key else ()
-            problems.append(Problem(file=rel, line=doc.line(*path_keys), key=exc.key, message=str(exc)))
-            continue
-        found.append(measurement)
+        measurement, more = load_measurement(doc)
+        problems.extend(more)
+        if measurement is not None:
+            found.append(measurement)
     return found, problems
 
 

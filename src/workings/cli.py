@@ -1,0 +1,93 @@
+"""The command line: thin wrappers over library calls.
+
+Exit codes (every command that checks): 0 all good, 1 a figure drifted, 2 the input could not be
+used (2 wins over 1). Only ``LedgerError`` is caught and printed; anything else is a bug and shows
+its traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import LedgerError
+
+EXIT_CODES = "Exit codes: 0 all good, 1 a figure drifted, 2 the input could not be used (2 wins)."
+
+root_option = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
+                           show_default=True, help="The ledger's folder (holding claims/ and ledger/).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="workings")
+def main() -> None:
+    """workings: every published figure with its sources and a units-checked computation."""
+
+
+def _verify(root: Path):
+    from .engine import verify
+
+    try:
+        return verify(root)
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+@main.command(epilog=EXIT_CODES)
+@root_option
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the JSON report [default: ROOT/reports/ledger.json].")
+@click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write JUnit XML [default: next to the JSON report, junit.xml].")
+@click.option("--quiet", "-q", is_flag=True, help="Print only failing claims and the summary.")
+def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool) -> None:
+    """Recompute every claim and compare it with the figure as printed.
+
+    Writes the JSON report and JUnit XML; prints GitHub annotations when GITHUB_ACTIONS is set."""
+    from . import atomic, outputs
+
+    report = _verify(root)
+    json_path = json_path or root / "reports" / "ledger.json"
+    junit_path = junit_path or json_path.with_name("junit.xml")
+    atomic.write_text(json_path, outputs.to_json(report))
+    atomic.write_text(junit_path, outputs.junit(report))
+    click.echo(outputs.table(report, only_failing=quiet), nl=False)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        click.echo(outputs.github_annotations(report), nl=False)
+        summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary:
+            with open(summary, "a", encoding="utf-8") as handle:
+                handle.write(outputs.markdown_summary(report))
+    sys.exit(report.exit_code)
+
+
+@main.command(epilog=EXIT_CODES)
+@click.argument("claim_id", metavar="CLAIM")
+@root_option
+def show(claim_id: str, root: Path) -> None:
+    """Show CLAIM's derivation step by step, with units and sources."""
+    from .show import derivation
+
+    report = _verify(root)
+    claim = report.claim(claim_id.removesuffix(".yaml").removeprefix("claims/"))
+    if claim is None:
+        matches = [c.id for c in report.claims if claim_id in c.id]
+        hint = f"; did you mean: {', '.join(matches[:5])}" if matches else ""
+        click.echo(f"error: no claim {claim_id!r}{hint}", err=True)
+        sys.exit(2)
+    click.echo(derivation(report, claim), nl=False)
+    sys.exit({"drift": 1, "error": 2}.get(claim.status, 0))
+
+
+@main.command()
+def schema() -> None:
+    """Print a JSON Schema of the claim format (point your YAML editor at it)."""
+    import json
+
+    from .schema import claim_schema
+
+    click.echo(json.dumps(claim_schema(), indent=2, sort_keys=True))

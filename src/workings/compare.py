@@ -1,0 +1,119 @@
+"""Holding a recomputed value against the figure as printed.
+
+The printed string sets the precision (see ``figures.read_figure``); the record may say how the
+author rounded (``round``), a tolerance (``within``), or that the figure is a bound (``bound``).
+Unit readings are never passed silently: "KB" is tried as kB and as KiB and the reading that holds
+is reported, and a figure that holds only with SI and IEC prefixes swapped is drift with a message
+saying so, unless the record states that reading (``reading:``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import units
+from .figures import Figure, format_number, read_figure, round_to
+from .report import Comparison, Message, Quantity
+
+_PLACE_NAMES = {-1: "tens", -2: "hundreds", -3: "thousands", -4: "ten thousands", -5: "hundred thousands",
+                -6: "millions", -9: "billions"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    comparison: Comparison
+    status: str  # verified | drift
+    messages: tuple[Message, ...] = ()
+
+
+def rule_for(figure: Figure, *, rounding: str | None, within: Fraction | None, bound: str | None) -> tuple[str, int | None]:
+    """A description of the rule and the decimal places it rounds to (None: no rounding)."""
+    if within is not None:
+        return f"within {format_number(within * 100)}%", None
+    if bound == "at-least":
+        return "at least the printed value", None
+    if bound == "at-most":
+        return "at most the printed value", None
+    if figure.is_fraction:
+        return "exact", None
+    places = figure.places if figure.places else (-figure.trailing_zeros if rounding else 0)
+    mode = rounding or "nearest"
+    if places > 0:
+        return f"{_mode_word(mode)} to {places} decimal{'s' if places > 1 else ''}", places
+    if places < 0:
+        return f"{_mode_word(mode)} to {_PLACE_NAMES.get(places, f'10^{-places}')}", places
+    return ("exact" if rounding is None else f"{_mode_word(mode)} to a whole number"), 0
+
+
+def _mode_word(mode: str) -> str:
+    return {"floor": "rounded down", "ceil": "rounded up"}.get(mode, "rounded")
+
+
+def holds(figure: Figure, recomputed: Fraction, *, rounding, within, bound) -> bool:
+    printed = figure.value
+    if within is not None:
+        return abs(recomputed - printed) <= within * abs(printed)
+    if bound == "at-least":
+        return recomputed >= printed
+    if bound == "at-most":
+        return recomputed <= printed
+    _, places = rule_for(figure, rounding=rounding, within=within, bound=bound)
+    if places is None:
+        return recomputed == printed
+    return round_to(recomputed, places, rounding or "nearest") == printed
+
+
+def compare_figure(text: str, value, *, rounding=None, within=None, bound=None, reading=None) -> Outcome:
+    """Compare ``value`` (a pint quantity) with the printed figure ``text``.
+
+    Raises UnitError when the figure's unit cannot describe the value at all (B vs B/token)."""
+    figure = read_figure(text)
+    rule, places = rule_for(figure, rounding=rounding, within=within, bound=bound)
+    options = dict(rounding=rounding, within=within, bound=bound)
+
+    def attempt(unit: str) -> tuple[bool, Quantity]:
+        converted = units.convert(value, unit)
+        shown = format_number(converted)
+        return holds(figure, converted, **options), Quantity(value=converted, unit=unit, display=_join(shown, unit))
+
+    if reading:
+        ok, shown = attempt(reading)
+        message = Message(kind="ambiguous", text=f"printed {figure.unit or 'as a pure number'}, read as {reading} as the record states"
+                          + (f": {shown.display} {'holds' if ok else 'does not hold'}" if True else ""))
+        return Outcome(comparison=Comparison(printed=figure.text, unit=reading, recomputed=shown, rule=rule, holds=ok),
+                       status="verified" if ok else "drift", messages=(message,))
+
+    readings = units.readings(figure.unit)
+    if len(readings) > 1:  # "KB": try kB and KiB
+        tried = [(unit, *attempt(unit)) for unit in readings]
+        good = [t for t in tried if t[1]]
+        pick = good[0] if good else tried[0]
+        others = ", ".join(f"{t[2].display}" for t in tried if t is not pick)
+        if good:
+            text_ = (f"{figure.unit} is ambiguous: it holds read as {pick[0]} ({pick[2].display}), "
+                     f"not as {', '.join(t[0] for t in tried if t is not pick)} ({others})") if len(good) == 1 else \
+                f"{figure.unit} is ambiguous; it holds under every reading"
+        else:
+            text_ = f"{figure.unit} is ambiguous, and it holds under no reading ({', '.join(t[2].display for t in tried)})"
+        comparison = Comparison(printed=figure.text, unit=pick[0], recomputed=pick[2], rule=rule, holds=bool(good))
+        return Outcome(comparison=comparison, status="verified" if good else "drift",
+                       messages=(Message(kind="ambiguous", text=text_),))
+
+    ok, shown = attempt(figure.unit)
+    comparison = Comparison(printed=figure.text, unit=figure.unit, recomputed=shown, rule=rule, holds=ok)
+    if ok:
+        return Outcome(comparison=comparison, status="verified")
+    messages = [Message(kind="drift", text=f"printed {figure.text}, recomputed {shown.display} ({rule})")]
+    swapped = units.other_reading(figure.unit)
+    if swapped:
+        other_ok, other = attempt(swapped)
+        if other_ok:
+            messages.append(Message(kind="ambiguous", text=(
+                f"it would hold if {figure.unit} were read as {swapped} ({other.display}); if that is what the "
+                f"author meant, state it with 'reading: {swapped}'")))
+    return Outcome(comparison=comparison, status="drift", messages=tuple(messages))
+
+
+def _join(number: str, unit: str) -> str:
+    return f"{number} {unit}".strip()

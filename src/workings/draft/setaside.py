@@ -1,0 +1,110 @@
+"""What looks like a number in a draft but is not a figure: dates, list numbering, versions, names
+of models, hardware and number formats, numbered references ("Issue 001"), ordinals, URLs and code.
+
+Each is found as a span of a paragraph with a reason; the finder skips every number inside one and
+the check can list them, so an editor sees what was passed over and why. Every pattern here is
+linear: no nested quantifier can match the same text two ways.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import Paragraph
+
+REASONS = ("date", "list-number", "version", "model-name", "hardware-name", "format-name", "reference",
+           "ordinal", "heading", "formula", "url", "code", "vague")
+
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+          r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)")
+# A number followed by one of these is a quantity, not a year or a day of the month.
+_UNIT_AHEAD = (r"(?!\s*+(?:%|percent|bytes?\b|bits?\b|tokens?\b|[kKMGTP]i?B\b|parameters?\b|layers?\b"
+               r"|heads?\b|times\b|GPUs?\b|chats?\b))")
+_YEAR = r"(?:1[89]|20)\d{2}"
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
+    ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
+    ("date", re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b")),
+    ("date", re.compile(rf"\b{_MONTH}\.?\s++(?:\d{{1,2}}(?:st|nd|rd|th)?+\b(?:,?\s++{_YEAR}\b)?+|{_YEAR}\b){_UNIT_AHEAD}")),
+    ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?+\s++(?:of\s++)?{_MONTH}\b(?:,?\s++{_YEAR}\b)?+")),
+    ("date", re.compile(rf"(?i:\b(?:in|from|since|until|till|by|during|early|late|mid|year|before|after|circa|of)"
+                        rf"[\s-]++)(?P<span>{_YEAR})s?\b{_UNIT_AHEAD}(?![.,]\d)")),
+    ("reference", re.compile(r"(?i:\b(?:issues?|table|figure|fig\.|step|section|chapter|part|episode|appendix"
+                             r"|equation|eq\.|lemma|no\.|#))\s*+#?\d++(?:\.\d++)*+\b")),
+    ("hardware-name", re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|TPU)\s++v?\d++\b")),
+    ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
+                              r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
+    ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),
+    ("heading", re.compile(r"(?i:\b\d++\s*+(?:min|minute)s?\s++read\b)")),
+    ("vague", re.compile(r"(?i:\b(?:hundreds|thousands|millions|billions|dozens|tens|a\s++few|several)\s++"
+                         r"(?:of\s++)?(?:[kmgtp]i?b\b|(?:kilo|mega|giga|tera|peta)?bytes\b|tokens\b|parameters\b))")),
+]
+# A word with a letter first and a digit inside: Qwen2.5-14B-Instruct-1M, H100, K3, CSA2, V4.1, BF16.
+_NAME = re.compile(r"(?<![\w.\-/])[A-Za-z][A-Za-z0-9]*+(?:[._+\-][A-Za-z0-9]++)*+")
+_VERSION = re.compile(r"[vV]\d+(?:\.\d+)*")
+_HARDWARE = re.compile(r"(?:[AHBLT]\d{1,3}[A-Z]?|V100|G[BH]\d{2,3}|MI\d{3}[A-Z]?|L40S?|A10G|TPUv\d+)"
+                       r"(?:-(?:SXM\d?|PCIe|NVL|\d+GB))?")
+_FORMAT = re.compile(r"(?:BF|FP|INT|UINT|MXFP|NVFP|TF|E\dM)\d+(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
+_LIST = re.compile(r"\s*+(?:(\d{1,3})[.)]|\((\d{1,3})\))\s")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetAside:
+    start: int
+    end: int
+    text: str
+    reason: str
+
+
+def find(paragraph: Paragraph) -> list[SetAside]:
+    """Spans of ``paragraph`` that hold numbers which are not figures, in order, not overlapping."""
+    text = paragraph.text
+    found: list[SetAside] = []
+    if paragraph.code:
+        return [SetAside(start=0, end=len(text), text=text, reason="code")]
+    if match := _LIST.match(text):
+        group = 1 if match.group(1) else 2
+        found.append(_span(text, match.start(group), match.end(group), "list-number"))
+    for reason, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            group = "span" if "span" in pattern.groupindex else 0
+            found.append(_span(text, match.start(group), match.end(group), reason))
+    for match in _NAME.finditer(text):
+        word = match.group()
+        if not any(c.isdigit() for c in word):
+            continue
+        word = re.sub(r"['’]s$", "", word).rstrip(".")
+        found.append(_span(text, match.start(), match.start() + len(word), _name_reason(word)))
+    return _without_overlaps(found)
+
+
+def _name_reason(word: str) -> str:
+    if _VERSION.fullmatch(word):
+        return "version"
+    if _FORMAT.fullmatch(word):
+        return "format-name"
+    if _HARDWARE.fullmatch(word):
+        return "hardware-name"
+    return "model-name"
+
+
+def _span(text: str, start: int, end: int, reason: str) -> SetAside:
+    return SetAside(start=start, end=end, text=text[start:end], reason=reason)
+
+
+def _without_overlaps(found: list[SetAside]) -> list[SetAside]:
+    """Keep the earliest span where two overlap; of two starting together, the longest."""
+    out: list[SetAside] = []
+    for item in sorted(found, key=lambda s: (s.start, -(s.end - s.start))):
+        if out and item.start < out[-1].end:
+            continue
+        out.append(item)
+    return out
+
+
+def covering(spans: list[SetAside], start: int, end: int) -> SetAside | None:
+    for span in spans:
+        if span.start < end and start < span.end:
+            return span
+    return None

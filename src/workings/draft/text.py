@@ -1,0 +1,157 @@
+"""A draft as paragraphs and sentences, with the line of every character kept.
+
+Drafts come as Markdown (paragraphs separated by blank lines, hard-wrapped lines joined) or as plain
+text pasted from a publishing tool (one paragraph a line, headings on lines of their own, often no
+blank lines at all). The mode is chosen from the file name; both keep a map from each character of a
+paragraph back to its 1-based line and column, so that every finding can point at the draft.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+# A sentence ends at . ! ? (then closing quotes or brackets) followed by a space, unless the dot sits
+# in a short abbreviation ("e.g.", "vs.") or is a list marker at the start of the paragraph.
+_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]]*(?=\s+|$)")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "vs", "etc", "cf", "approx", "no", "fig", "mr", "dr", "ca", "al"})
+_LIST_MARKER = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
+_MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
+_FENCE = re.compile(r"\s{0,3}(```|~~~)")
+_TERMINAL = re.compile(r"[.!?:;。！？…][\"'”’)\]*_]*+\s*+$")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Paragraph:
+    """Lines of the draft that read as one block. ``starts[i]`` is where line ``first_line + i``
+    begins in ``text`` (lines are joined with one space)."""
+
+    text: str
+    first_line: int
+    starts: tuple[int, ...]
+    heading: bool = False
+    code: bool = False
+
+    def line_of(self, offset: int) -> int:
+        return self.first_line + bisect.bisect_right(self.starts, offset) - 1
+
+    def column_of(self, offset: int) -> int:
+        """1-based column of ``offset`` on its own line."""
+        return offset - self.starts[bisect.bisect_right(self.starts, offset) - 1] + 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+def is_markdown(name: str) -> bool:
+    return name.lower().endswith((".md", ".markdown", ".mdown", ".mkd"))
+
+
+def paragraphs(text: str, *, markdown: bool) -> list[Paragraph]:
+    """The draft's paragraphs, in order. Fenced code (and YAML front matter) comes back with
+    ``code=True`` so that what it holds is set aside rather than read as prose."""
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[Paragraph] = []
+    block: list[tuple[int, str]] = []
+
+    def flush(*, heading: bool = False, code: bool = False) -> None:
+        if block:
+            out.append(_join(block, heading=heading or (not markdown and _looks_like_heading(block)),
+                             code=code))
+            block.clear()
+
+    fence: str | None = "---" if markdown and lines and lines[0].strip() == "---" else None
+    for number, line in enumerate(lines, start=1):
+        if fence is not None:
+            block.append((number, line))
+            closing = line.strip() == "---" if fence == "---" else line.strip().startswith(fence)
+            if closing and len(block) > 1:
+                fence = None
+                flush(code=True)
+            continue
+        if markdown and (match := _FENCE.match(line)):
+            flush()
+            fence = match.group(1)
+            block.append((number, line))
+            continue
+        if not line.strip():
+            flush()
+            continue
+        if markdown and _MD_HEADING.match(line):
+            flush()
+            block.append((number, line))
+            flush(heading=True)
+            continue
+        if block and not _continues(block[-1][1], line, markdown=markdown):
+            flush()
+        block.append((number, line))
+    flush(code=fence is not None)
+    return out
+
+
+def _continues(previous: str, line: str, *, markdown: bool) -> bool:
+    """Whether ``line`` carries on the paragraph that ``previous`` is in."""
+    if _LIST_MARKER.match(line) or line.lstrip().startswith(">") != previous.lstrip().startswith(">"):
+        return False
+    if markdown:
+        return True
+    # Plain text: one paragraph a line, except a line broken mid-sentence.
+    stripped = line.lstrip()
+    return not _TERMINAL.search(previous) and bool(stripped) and (stripped[0].islower() or stripped[0] in "(×=")
+
+
+def _join(block: list[tuple[int, str]], *, heading: bool, code: bool) -> Paragraph:
+    starts, parts, offset = [], [], 0
+    for _, line in block:
+        starts.append(offset)
+        parts.append(line)
+        offset += len(line) + 1
+    return Paragraph(text=" ".join(parts), first_line=block[0][0], starts=tuple(starts),
+                     heading=heading, code=code)
+
+
+def _looks_like_heading(block: list[tuple[int, str]]) -> bool:
+    """A plain-text heading: one short line with no sentence punctuation at its end, or a short
+    Title Case question ("How Does the Model Still Remember the First?")."""
+    if len(block) != 1:
+        return False
+    line = block[0][1].strip()
+    words = _WORD.findall(line)
+    if len(words) > 15 or _LIST_MARKER.match(line):
+        return False
+    if not _TERMINAL.search(line):
+        return True
+    long_words = [w for w in words if len(w) > 3]
+    capitalised = sum(1 for w in long_words if w[0].isupper())
+    return line.endswith("?") and bool(long_words) and capitalised >= 0.7 * len(long_words)
+
+
+def sentences(paragraph: Paragraph) -> list[Sentence]:
+    """Split a paragraph into sentences; every character belongs to exactly one."""
+    text = paragraph.text
+    marker = _LIST_MARKER.match(text)
+    start = 0
+    out: list[Sentence] = []
+    for match in _SENTENCE_END.finditer(text, marker.end() if marker else 0):
+        end = match.end()
+        before = text[max(start, match.start() - 16):match.start()].rsplit(None, 1)
+        if match.group()[0] == "." and before and before[-1].lower().strip("(\"'“‘") in _ABBREVIATIONS:
+            continue
+        out.append(Sentence(start=start, end=end, text=text[start:end].strip()))
+        start = end
+    if text[start:].strip():
+        out.append(Sentence(start=start, end=len(text), text=text[start:].strip()))
+    return out
+
+
+def sentence_at(found: list[Sentence], offset: int) -> Sentence:
+    for sentence in found:
+        if sentence.start <= offset < sentence.end:
+            return sentence
+    return found[-1]

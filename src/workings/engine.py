@@ -1,0 +1,344 @@
+"""Evaluating a loaded ledger into a Report.
+
+Claims that use other claims form a graph; it is ordered once (a cycle is an error for every claim
+on it), then each claim is evaluated exactly once, in order, so a claim sees the finished result of
+every claim it uses. Each claim's failure is contained: it becomes that claim's ``error`` status
+with the file, line and key, and the run goes on.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from . import expr, units
+from .compare import compare_figure
+from .errors import LedgerError
+from .figures import format_number, read_figure
+from .loader import Ledger
+from .models import GRADES, Claim
+from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
+from .sources import number_value
+
+
+def evaluate_ledger(ledger: Ledger) -> Report:
+    order, cycles = _order(ledger.claims)
+    used_by = defaultdict(set)
+    for claim in ledger.claims.values():
+        for item in claim.inputs:
+            if item.kind == "claim":
+                used_by[item.claim].add(claim.id)
+    done: dict[str, tuple[ClaimResult, object]] = {}
+    for claim_id in order:
+        claim = ledger.claims[claim_id]
+        if claim_id in cycles:
+            result = _failed(claim, "error", f"claims form a cycle: {cycles[claim_id]}", key="inputs")
+            done[claim_id] = (result, None)
+            continue
+        done[claim_id] = _Evaluation(ledger, claim, done).run()
+    claims = []
+    for claim_id, (result, _) in done.items():
+        claims.append(_with_links(result, ledger, done, sorted(used_by.get(claim_id, ()))))
+    for bad in ledger.bad_claims:
+        first = bad.problems[0] if bad.problems else None
+        claims.append(ClaimResult(
+            id=bad.id, group=bad.id.split("/", 1)[0] if "/" in bad.id else "", file=bad.file,
+            line=first.line if first else 0, said=None, label=None, figure=None, check=None, status="error",
+            reason=f"the record is invalid: {first.key + ': ' if first and first.key else ''}{first.message if first else ''}",
+            messages=tuple(Message(kind="error", text=p.message, file=p.file, line=p.line, key=p.key) for p in bad.problems)))
+    claims.sort(key=lambda c: c.id)
+    sources = _sources(ledger, claims)
+    return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(ledger.problems)))
+
+
+def _order(claims: dict) -> tuple[list[str], dict[str, str]]:
+    """Claims in dependency order, and the claims on a cycle with the cycle spelled out."""
+    order, state, cycles = [], {}, {}
+    for start in sorted(claims):
+        if start in state:
+            continue
+        stack = [(start, iter(_deps(claims[start], claims)))]
+        state[start], path = "open", [start]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                path.pop()
+                state[node] = "done"
+                order.append(node)
+            elif state.get(child) == "open":
+                ring = path[path.index(child):] + [child]
+                for member in ring[:-1]:
+                    cycles[member] = " -> ".join(ring)
+            elif child not in state:
+                state[child] = "open"
+                path.append(child)
+                stack.append((child, iter(_deps(claims[child], claims))))
+    return order, cycles
+
+
+def _deps(claim: Claim, claims: dict) -> list[str]:
+    return sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim in claims})
+
+
+class _Evaluation:
+    """One claim's evaluation: inputs, steps, then the figure or the check."""
+
+    def __init__(self, ledger: Ledger, claim: Claim, done: dict):
+        self.ledger, self.claim, self.done = ledger, claim, done
+        self.messages: list[Message] = []
+        self.inputs: list[InputResult] = []
+        self.steps: list[StepResult] = []
+        self.status: str | None = None  # set early by an input that decides it
+
+    def problem(self, kind: str, text: str, *path) -> None:
+        self.messages.append(Message(kind=kind, text=text, file=self.claim.file,
+                                     line=self.claim.line_of(*path), key=".".join(str(p) for p in path)))
+
+    def run(self) -> tuple[ClaimResult, object]:
+        claim = self.claim
+        env = {}
+        for item in claim.inputs:
+            value = self.resolve(item)
+            if value is not None:
+                env[item.name] = value
+        self.cites = self.citations()
+        if any(m.kind == "error" for m in self.messages):
+            return self.finish("error", None), None
+        if not claim.compute:
+            why = "nothing recomputes this figure (no compute)"
+            if self.status == "unchecked":
+                why = "an input rests on an unchecked claim"
+            self.messages.append(Message(kind="unchecked", text=why))
+            return self.finish("unchecked", None, why), None
+        if len(env) < len(claim.inputs):  # an input claim was unchecked: its value is unknown
+            return self.finish("unchecked", None, self.messages[-1].text if self.messages else ""), None
+        value = None
+        for step in claim.compute:
+            try:
+                value = expr.evaluate(step.tree, env)
+            except LedgerError as exc:
+                self.problem("error", f"step {step.name!r}: {exc}", "compute", step.name)
+                return self.finish("error", None), None
+            env[step.name] = value
+            self.steps.append(StepResult(name=step.name, expression=step.text, result=_quantity(value),
+                                         line=claim.line_of("compute", step.name)))
+        return self.compare(value, env)
+
+    def resolve(self, item):
+        claim = self.claim
+        path = ("inputs", item.name)
+        if item.kind == "literal":
+            value = units.quantity(item.value, item.unit)
+            self.inputs.append(InputResult(name=item.name, text=item.text, kind="literal", result=_quantity(value),
+                                           assumption=claim.assumptions.get(item.name)))
+            return value
+        if item.kind == "source":
+            return self.resolve_source(item, path)
+        other = self.done.get(item.claim)
+        if other is None:
+            known = "a claim with an invalid record" if any(b.id == item.claim for b in self.ledger.bad_claims) else "no such claim"
+            self.problem("error", f"claim:{item.claim}: {known}", *path)
+            return None
+        result, value = other
+        self.inputs.append(InputResult(name=item.name, text=item.text, kind="claim", claim=item.claim,
+                                       claim_status=result.status, result=result.result))
+        if result.status == "error":
+            self.problem("error", f"input claim {item.claim!r} has an error", *path)
+            return None
+        if result.status == "drift":
+            self.status = "drift"
+            self.problem("drift", f"input claim {item.claim!r} drifted: {result.reason}", *path)
+        if value is None:
+            self.status = self.status or "unchecked"
+            self.messages.append(Message(kind="unchecked", text=f"input claim {item.claim!r} is unchecked"))
+        return value
+
+    def resolve_source(self, item, path):
+        source = self.ledger.sources.get(item.source)
+        if source is None:
+            why = "its record is invalid" if item.source in self.ledger.bad_sources else "no such source in ledger/sources/"
+            self.problem("error", f"unknown source {item.source!r} ({why})", *path)
+            return None
+        passage = None
+        try:
+            if item.key in source.values:
+                declared = source.values[item.key]
+                if item.unit and declared.unit:
+                    raise LedgerError(f"{item.source}#{item.key} already has the unit {declared.unit}")
+                magnitude, unit, passage = declared.value, declared.unit or item.unit, declared.passage
+            else:
+                snapshot = self.ledger.snapshots.get(item.source)
+                if snapshot is None:
+                    raise LedgerError(f"source {item.source!r} has no snapshot to read {item.key!r} from")
+                magnitude, unit = number_value(snapshot.lookup(item.key)), item.unit
+            value = units.quantity(magnitude, unit)
+        except LedgerError as exc:
+            self.problem("error", str(exc), *path)
+            return None
+        self.inputs.append(InputResult(name=item.name, text=item.text, kind="source", source=item.source, key=item.key,
+                                       grade=source.grade, passage=passage, result=_quantity(value)))
+        return value
+
+    def citations(self) -> tuple[Citation, ...]:
+        out = []
+        for index, ref in enumerate(self.claim.cites):
+            source_id, pid = ref.split("#", 1)
+            source = self.ledger.sources.get(source_id)
+            if source is None or pid not in source.passages:
+                what = "no such source" if source is None else f"source {source_id!r} has no passage {pid!r}"
+                self.problem("error", f"cites {ref}: {what}", "cites", index)
+                continue
+            out.append(Citation(source=source_id, passage_id=pid, text=source.passages[pid], grade=source.grade))
+        return tuple(out)
+
+    def compare(self, value, env) -> tuple[ClaimResult, object]:
+        claim = self.claim
+        if claim.check is not None:
+            return self.check(env, value)
+        try:
+            outcome = compare_figure(claim.figure, value, rounding=claim.round, within=claim.within,
+                                     bound=claim.bound, reading=claim.reading)
+        except LedgerError as exc:
+            self.problem("error", f"{exc}", "figure")
+            return self.finish("error", value), value
+        self.comparison = outcome.comparison
+        for m in outcome.messages:
+            self.problem(m.kind, m.text, "figure")
+        status = outcome.status
+        if status == "drift" and claim.erratum is not None:
+            status = self.erratum(value)
+        elif claim.erratum is not None:
+            self.problem("note", "an erratum is recorded, but the figure holds as printed", "erratum")
+        if self.status == "drift":
+            status = "drift"
+        return self.finish(status, value), value
+
+    def erratum(self, value) -> str:
+        acknowledged = self.claim.erratum.recomputed
+        try:
+            outcome = compare_figure(acknowledged, value)
+        except LedgerError as exc:
+            self.problem("error", f"erratum.recomputed: {exc}", "erratum", "recomputed")
+            return "error"
+        if outcome.status == "verified":
+            self.problem("erratum", f"wrong as printed ({self.claim.figure}; the right figure is {acknowledged}): "
+                         f"{self.claim.erratum.reason}", "erratum")
+            return "erratum"
+        self.problem("drift", f"the erratum acknowledged {acknowledged}, but the recomputed value is now "
+                     f"{outcome.comparison.recomputed.display}", "erratum", "recomputed")
+        return "drift"
+
+    def check(self, env, value) -> tuple[ClaimResult, object]:
+        try:
+            ok = expr.evaluate(self.claim.check_tree, env)
+            sides = [expr.evaluate(expr.parse(part), env) for part in _sides(self.claim.check)]
+        except LedgerError as exc:
+            self.problem("error", f"check: {exc}", "check")
+            return self.finish("error", value), value
+        shown = " vs ".join(_quantity(s).display for s in sides)
+        if ok:
+            self.messages.append(Message(kind="note", text=f"holds: {shown}"))
+        else:
+            self.problem("drift", f"the relation does not hold: {shown}", "check")
+        status = "drift" if (not ok or self.status == "drift") else "verified"
+        return self.finish(status, value), value
+
+    def finish(self, status: str, value, reason: str | None = None) -> ClaimResult:
+        claim = self.claim
+        if reason is None:
+            reason = _reason(status, self.messages)
+        return ClaimResult(
+            id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said, label=claim.label,
+            figure=claim.figure, check=claim.check, status=status, reason=reason,
+            result=_quantity(value) if value is not None else None, comparison=getattr(self, "comparison", None),
+            messages=tuple(self.messages), steps=tuple(self.steps), inputs=tuple(self.inputs),
+            cites=getattr(self, "cites", ()), notes=claim.notes,
+            erratum={"reason": claim.erratum.reason, "recomputed": claim.erratum.recomputed} if claim.erratum else None,
+            uses=tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim"})))
+
+
+def _reason(status: str, messages) -> str:
+    wanted = {"verified": ("note", "ambiguous"), "erratum": ("erratum",), "drift": ("drift", "ambiguous"),
+              "error": ("error",), "unchecked": ("unchecked",)}[status]
+    for message in messages:
+        if message.kind in wanted:
+            return message.text
+    return {"verified": "recomputed and printed agree"}.get(status, "")
+
+
+def _sides(check: str) -> list[str]:
+    import ast
+
+    tree = expr.parse(check, allow_compare=True).body
+    return [ast.unparse(n) for n in (tree.left, *tree.comparators)]
+
+
+def _quantity(value) -> Quantity:
+    if not units.is_quantity(value):
+        value = units.dimensionless(value)
+    value = units.simplify(value)
+    unit = units.unit_label(value)
+    magnitude = Fraction(value.to(units.parse_unit(unit)).magnitude) if unit else Fraction(value.magnitude)
+    return Quantity(value=magnitude, unit=unit, display=f"{format_number(magnitude)} {unit}".strip())
+
+
+def _failed(claim: Claim, status: str, text: str, *, key: str) -> ClaimResult:
+    message = Message(kind="error", text=text, file=claim.file, line=claim.line_of(key), key=key)
+    return ClaimResult(id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said,
+                       label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
+                       messages=(message,))
+
+
+def _with_links(result: ClaimResult, ledger: Ledger, done: dict, used_by: list[str]) -> ClaimResult:
+    from dataclasses import replace
+
+    sources = set(i.source for i in result.inputs if i.source) | {c.source for c in result.cites}
+    for upstream in _upstream(result.id, done):
+        sources |= {i.source for i in done[upstream][0].inputs if i.source}
+    grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
+    grade = max(grades, key=GRADES.index) if grades else None
+    measurements = tuple(m for m in ledger.measurements if getattr(m, "claim", None) == result.id)
+    return replace(result, used_by=tuple(used_by), sources=tuple(sorted(sources)), grade=grade,
+                   measurements=measurements)
+
+
+def _upstream(claim_id: str, done: dict) -> set[str]:
+    seen, stack = set(), [claim_id]
+    while stack:
+        for dep in done[stack.pop()][0].uses:
+            if dep in done and dep not in seen:
+                seen.add(dep)
+                stack.append(dep)
+    return seen
+
+
+def _sources(ledger: Ledger, claims: list[ClaimResult]) -> list[SourceResult]:
+    cited = defaultdict(set)
+    for claim in claims:
+        for source in claim.sources:
+            cited[source].add(claim.id)
+    out = []
+    for source_id, source in ledger.sources.items():
+        out.append(SourceResult(
+            id=source_id, file=source.file, line=source.line, title=source.title, grade=source.grade, status="ok",
+            publisher=source.publisher, date=source.date, url=source.url,
+            hub={"repo": source.hub.repo, "file": source.hub.file, "revision": source.hub.revision} if source.hub else None,
+            retrieved=dict(source.retrieved), snapshot=source.snapshot, sha256=source.sha256,
+            passages=dict(source.passages),
+            values={n: {"value": v.text, "passage": v.passage} for n, v in source.values.items()},
+            notes=source.notes, cited_by=tuple(sorted(cited.get(source_id, ())))))
+    for source_id, bad in ledger.bad_sources.items():
+        out.append(SourceResult(id=source_id, file=bad.file, line=bad.problems[0].line if bad.problems else 0,
+                                title=None, grade=None, status="error", cited_by=tuple(sorted(cited.get(source_id, ()))),
+                                messages=tuple(Message(kind="error", text=p.message, file=p.file, line=p.line, key=p.key)
+                                               for p in bad.problems)))
+    return sorted(out, key=lambda s: s.id)
+
+
+def verify(root) -> Report:
+    """Load the ledger at ``root`` and evaluate every claim: the library call behind ``workings verify``."""
+    from .loader import load_ledger
+
+    return evaluate_ledger(load_ledger(root))

@@ -1,0 +1,195 @@
+"""A restricted evaluator for the arithmetic in claim steps.
+
+Steps are parsed with ``ast`` and walked here; nothing is ever passed to ``eval``. The walker
+accepts numbers, names, ``+ - * / // **``, unary signs, comparisons (for ``check:``) and calls to
+a short allow-list. Everything else is refused with the construct named. Limits keep a hostile
+record from hanging the run: source length, nesting depth, exponent size and the size of every
+intermediate number.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Mapping
+from fractions import Fraction
+
+import pint
+
+from . import units
+from .errors import ExpressionError, UnitError
+
+MAX_SOURCE = 1000
+MAX_DEPTH = 50
+MAX_EXPONENT = 64
+MAX_BITS = 4096
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Pow: operator.pow}
+_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+            ast.Eq: operator.eq}
+_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Pow: "**"}
+
+
+def _floor(x):
+    return _apply_whole(x, math.floor)
+
+
+def _ceil(x):
+    return _apply_whole(x, math.ceil)
+
+
+def _round(x):
+    return _apply_whole(x, lambda m: math.floor(m + Fraction(1, 2)) if m >= 0 else -math.floor(-m + Fraction(1, 2)))
+
+
+def _apply_whole(x, fn):
+    if units.is_quantity(x):
+        # round in the reduced unit: floor(GiB*token/B) must round a count of tokens
+        x = x.to_reduced_units()
+        return units.registry().Quantity(Fraction(fn(Fraction(x.magnitude))), x.units)
+    return Fraction(fn(Fraction(x)))
+
+
+CALLS = {"min": min, "max": max, "floor": _floor, "ceil": _ceil, "round": _round, "abs": abs}
+
+
+def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:
+    """Parse one step; raise ExpressionError for anything the walker would not accept."""
+    if not isinstance(source, str):
+        raise ExpressionError(f"expected an arithmetic expression as text; got {type(source).__name__}")
+    if len(source) > MAX_SOURCE:
+        raise ExpressionError(f"expression is longer than {MAX_SOURCE} characters")
+    text = source.strip().replace("×", "*").replace("÷", "/").replace("−", "-")
+    if not text:
+        raise ExpressionError("empty expression")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        raise ExpressionError(f"not an arithmetic expression: {source!r}") from exc
+    _check(tree.body, allow_compare, 0)
+    return tree
+
+
+def names(tree: ast.Expression) -> set[str]:
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+
+
+def _check(node: ast.AST, allow_compare: bool, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise ExpressionError(f"expression is nested deeper than {MAX_DEPTH} levels")
+    match node:
+        case ast.Constant(value=value):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ExpressionError(f"only numbers are allowed, not {value!r}")
+        case ast.Name():
+            if node.id.startswith("_"):
+                raise ExpressionError(f"name {node.id!r} is not allowed")
+        case ast.BinOp(left=left, op=op, right=right):
+            if type(op) not in _BINARY:
+                raise ExpressionError(f"operator {type(op).__name__} is not allowed")
+            _check(left, allow_compare, depth + 1)
+            _check(right, allow_compare, depth + 1)
+        case ast.UnaryOp(op=op, operand=operand):
+            if not isinstance(op, (ast.UAdd, ast.USub)):
+                raise ExpressionError(f"operator {type(op).__name__} is not allowed")
+            _check(operand, allow_compare, depth + 1)
+        case ast.Call(func=func, args=args, keywords=keywords):
+            if not isinstance(func, ast.Name) or func.id not in CALLS:
+                raise ExpressionError(f"only these calls are allowed: {', '.join(sorted(CALLS))}")
+            if keywords or not args:
+                raise ExpressionError(f"{func.id}() takes plain arguments")
+            for arg in args:
+                _check(arg, allow_compare, depth + 1)
+        case ast.Compare(left=left, ops=ops, comparators=comparators):
+            if not allow_compare:
+                raise ExpressionError("comparisons belong in check:, not in a step")
+            if any(type(op) not in _COMPARE for op in ops):
+                raise ExpressionError("only <, <=, >, >= and == comparisons are allowed")
+            for sub in (left, *comparators):
+                _check(sub, False, depth + 1)
+        case _:
+            raise ExpressionError(f"{type(node).__name__} is not allowed in an expression")
+
+
+def evaluate(tree: ast.Expression, env: Mapping[str, object]):
+    """Evaluate a parsed expression over ``env`` (names to quantities or Fractions).
+
+    Names not in ``env`` are looked up as unit names (``token``, ``GiB``)."""
+    try:
+        return _eval(tree.body, env)
+    except pint.errors.DimensionalityError as exc:
+        raise UnitError(f"units do not agree: {_dims(exc)}") from exc
+    except ZeroDivisionError as exc:
+        raise ExpressionError("division by zero") from exc
+    except (OverflowError, MemoryError, RecursionError) as exc:
+        raise ExpressionError("the numbers grow too large") from exc
+
+
+def _dims(exc: pint.errors.DimensionalityError) -> str:
+    return (f"{units.describe_dimension(exc.dim1)} and {units.describe_dimension(exc.dim2)}"
+            if exc.dim1 or exc.dim2 else f"{exc.units1} and {exc.units2}")
+
+
+def _eval(node: ast.AST, env: Mapping[str, object]):
+    match node:
+        case ast.Constant(value=value):
+            return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+        case ast.Name(id=name):
+            if name in env:
+                return env[name]
+            try:
+                return units.quantity(1, name)
+            except UnitError:
+                raise ExpressionError(f"unknown name {name!r}: not an input, an earlier step or a unit") from None
+        case ast.UnaryOp(op=op, operand=operand):
+            value = _eval(operand, env)
+            return -value if isinstance(op, ast.USub) else value
+        case ast.BinOp(left=left, op=op, right=right):
+            a, b = _eval(left, env), _eval(right, env)
+            if isinstance(op, ast.Pow):
+                return _bounded(_power(a, b))
+            if isinstance(op, (ast.Add, ast.Sub)) and units.is_quantity(a) != units.is_quantity(b):
+                a, b = _as_quantity(a), _as_quantity(b)
+            return _bounded(_BINARY[type(op)](a, b))
+        case ast.Call(func=ast.Name(id=name), args=args):
+            return CALLS[name](*(_eval(arg, env) for arg in args))
+        case ast.Compare(left=left, ops=ops, comparators=comparators):
+            values = [_eval(left, env), *(_eval(c, env) for c in comparators)]
+            for op, a, b in zip(ops, values, values[1:]):
+                a, b = _as_quantity(a), _as_quantity(b)
+                if not units.same_dimension(a, b):
+                    raise UnitError(f"cannot compare {units.describe_dimension(a.dimensionality)} "
+                                    f"with {units.describe_dimension(b.dimensionality)}")
+                if not _COMPARE[type(op)](a, b):
+                    return False
+            return True
+    raise ExpressionError(f"{type(node).__name__} is not allowed in an expression")  # pragma: no cover
+
+
+def _as_quantity(value):
+    return value if units.is_quantity(value) else units.dimensionless(value)
+
+
+def _power(base, exponent):
+    if units.is_quantity(exponent):
+        if not exponent.dimensionless:
+            raise UnitError("an exponent must be a pure number")
+        exponent = Fraction(exponent.to(units.registry().dimensionless).magnitude)
+    if Fraction(exponent).denominator != 1 or abs(exponent) > MAX_EXPONENT:
+        raise ExpressionError(f"exponents must be whole numbers between -{MAX_EXPONENT} and {MAX_EXPONENT}")
+    magnitude = Fraction(base.magnitude) if units.is_quantity(base) else Fraction(base)
+    if magnitude == 0 and exponent < 0:
+        raise ZeroDivisionError
+    if max(abs(magnitude.numerator), magnitude.denominator).bit_length() * abs(int(exponent)) > MAX_BITS:
+        raise ExpressionError(f"the numbers grow beyond {MAX_BITS} bits")
+    return base ** int(exponent)
+
+
+def _bounded(value):
+    magnitude = value.magnitude if units.is_quantity(value) else value
+    magnitude = Fraction(magnitude)
+    if magnitude.numerator.bit_length() > MAX_BITS or magnitude.denominator.bit_length() > MAX_BITS:
+        raise ExpressionError(f"the numbers grow beyond {MAX_BITS} bits")
+    return value

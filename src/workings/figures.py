@@ -1,0 +1,134 @@
+"""Printed numbers: reading them exactly, and writing them for display.
+
+A printed number carries its own precision: ``198.6`` was rounded to tenths, ``196,608`` is exact,
+and ``286,000`` printed as "about" a capacity is rounded to thousands. ``read_figure`` keeps both
+the value and that precision; ``format_number`` is the one place display rounding happens.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from .errors import LedgerError
+
+# 1,010,000 | 1010000 | 198.6 | 0.003 | .5 | 1/4 | -3 | 1e6 is not accepted: print what was printed.
+_NUMBER = re.compile(
+    r"""^(?P<sign>[-+−]?)
+        (?:(?P<num>\d+)/(?P<den>\d+)
+          |(?P<int>\d{1,3}(?:,\d{3})+|\d+)?(?:\.(?P<frac>\d+))?)
+        (?P<rest>.*)$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure:
+    """A figure as printed: ``value`` exact, ``places`` the decimals printed (negative for
+    trailing zeros of an integer that were rounded away), ``unit`` the unit text that follows."""
+
+    text: str
+    number: str
+    value: Fraction
+    places: int
+    unit: str
+    is_fraction: bool = False
+
+    @property
+    def trailing_zeros(self) -> int:
+        digits = self.number.replace(",", "").lstrip("-+−")
+        if "." in digits or "/" in digits:
+            return 0
+        return len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+
+
+def read_figure(text: str) -> Figure:
+    """Split ``"196,608 B/token"`` into an exact number, its printed precision and its unit."""
+    if not isinstance(text, str):
+        raise LedgerError(f"expected the figure as printed, in quotes; got {text!r}")
+    stripped = text.strip()
+    match = _NUMBER.match(stripped)
+    if not match or not (match.group("int") or match.group("frac") or match.group("num")):
+        raise LedgerError(f"expected a number then a unit, like '196,608 B/token'; got {text!r}")
+    sign = -1 if match.group("sign") in ("-", "−") else 1
+    rest = match.group("rest")
+    if rest and not rest[0].isspace() and rest[0] not in "%$":
+        # "200x" or "1,01": a number must end where its unit starts
+        if rest[0] in ",.0123456789":
+            raise LedgerError(f"malformed number in {text!r}")
+    unit = rest.strip()
+    number = stripped[: len(stripped) - len(rest)].strip()
+    if match.group("num"):
+        den = int(match.group("den"))
+        if den == 0:
+            raise LedgerError(f"division by zero in the figure {text!r}")
+        return Figure(text=stripped, number=number, value=sign * Fraction(int(match.group("num")), den),
+                      places=0, unit=unit, is_fraction=True)
+    digits = (match.group("int") or "0").replace(",", "")
+    frac = match.group("frac") or ""
+    value = sign * Fraction(Decimal(f"{digits}.{frac}" if frac else digits))
+    return Figure(text=stripped, number=number, value=value, places=len(frac), unit=unit)
+
+
+def round_to(value: Fraction, places: int, mode: str = "nearest") -> Fraction:
+    """``value`` rounded to ``places`` decimals (negative: to tens, hundreds...).
+
+    ``nearest`` rounds half away from zero, as people do by hand; ``floor``/``ceil`` as named."""
+    scale = Fraction(10) ** places
+    scaled = value * scale
+    if mode == "floor":
+        whole = scaled.numerator // scaled.denominator
+    elif mode == "ceil":
+        whole = -((-scaled.numerator) // scaled.denominator)
+    else:
+        whole = int((abs(scaled) + Fraction(1, 2)).__floor__())
+        whole = whole if scaled >= 0 else -whole
+    return Fraction(whole) / scale
+
+
+def format_number(value: Fraction, places: int | None = None, *, max_places: int = 6) -> str:
+    """Display a number with thousands separators.
+
+    Integers are shown whole, never rounded. Other values are shown to ``places`` decimals when
+    given, else to as many as needed up to ``max_places`` (trailing zeros dropped)."""
+    value = Fraction(value)
+    if value.denominator == 1 and (places is None or places <= 0):
+        return f"{value.numerator:,}"
+    if places is None:
+        exact = _exact_decimals(value, max_places)
+        places = exact if exact is not None else max_places
+        text = _fixed(round_to(value, places), places)
+        if exact is None:
+            return text if "." not in text else text.rstrip("0").rstrip(".")
+        return text
+    if places < 0:
+        return f"{round_to(value, places).numerator:,}"
+    return _fixed(round_to(value, places), places)
+
+
+def _exact_decimals(value: Fraction, limit: int) -> int | None:
+    for places in range(limit + 1):
+        if (value * 10**places).denominator == 1:
+            return places
+    return None
+
+
+def _fixed(value: Fraction, places: int) -> str:
+    sign = "-" if value < 0 else ""
+    scaled = abs(value) * 10**places
+    whole = scaled.numerator // scaled.denominator
+    int_part, frac_part = divmod(whole, 10**places) if places else (whole, 0)
+    text = f"{int_part:,}"
+    if places:
+        text += "." + str(frac_part).rjust(places, "0")
+    return sign + text
+
+
+def format_exact(value: Fraction) -> str:
+    """The exact value: a decimal when it terminates within 12 places, else ``a/b``."""
+    places = _exact_decimals(value, 12)
+    if places is not None:
+        return format_number(value, places)
+    return f"{value.numerator}/{value.denominator}"

@@ -1,0 +1,323 @@
+"""The records: claims and sources, as frozen keyword-only dataclasses.
+
+``Claim.from_document`` and ``Source.from_document`` validate a parsed YAML Document and return the
+record (or None) with every problem found; the loader does the reading. ``to_dict`` gives back the
+plain mapping, so a record round-trips.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import expr, units
+from .errors import LedgerError
+from .figures import read_figure
+from .validate import Checker
+from .yamlio import Document
+
+LABELS = ("derived", "quoted", "estimate", "bound", "vendor", "measured")
+GRADES = ("primary", "copy", "transcription", "unarchived")  # most to least certain
+ROUNDING = ("nearest", "floor", "ceil")
+BOUNDS = ("at-least", "at-most")
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+SOURCE_REF = re.compile(r"^(?P<source>[a-z0-9][a-z0-9._-]*)#(?P<key>[A-Za-z0-9_.\-\[\]]+)(?:\s+(?P<unit>.+))?$")
+CLAIM_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
+SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+SNAPSHOT = re.compile(r"^(?P<sha>[0-9a-f]{64})\.(?P<ext>[a-z0-9]{1,8})$")
+
+CLAIM_KEYS = {"id", "said", "figure", "check", "label", "inputs", "assumptions", "compute", "round",
+              "within", "bound", "reading", "erratum", "cites", "notes", "probe"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Input:
+    """One named input: a literal quantity, a value of a source, or another claim's result."""
+
+    name: str
+    text: str
+    kind: str  # literal | source | claim
+    value: Fraction | None = None  # literal
+    unit: str = ""  # literal unit, or the unit attached to a source value
+    source: str | None = None
+    key: str | None = None
+    claim: str | None = None
+
+    @classmethod
+    def parse(cls, name: str, text: str) -> Input:
+        text = text.strip()
+        if text.startswith("claim:"):
+            target = text[len("claim:"):].strip()
+            if not CLAIM_ID.match(target):
+                raise LedgerError(f"expected claim:<id>, got {text!r}")
+            return cls(name=name, text=text, kind="claim", claim=target)
+        if "#" in text:
+            match = SOURCE_REF.match(text)
+            if not match:
+                raise LedgerError(f"expected source#key [unit], got {text!r}")
+            unit = (match.group("unit") or "").strip()
+            units.parse_unit(unit)
+            return cls(name=name, text=text, kind="source", source=match.group("source"), key=match.group("key"), unit=unit)
+        figure = read_figure(text)
+        units.parse_unit(figure.unit)
+        return cls(name=name, text=text, kind="literal", value=figure.value, unit=figure.unit)
+
+    def to_text(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step:
+    name: str
+    text: str
+    tree: ast.Expression = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Erratum:
+    reason: str
+    recomputed: str  # the recomputed value that was acknowledged, printed like a figure
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claim:
+    id: str
+    file: str
+    line: int
+    said: str
+    label: str
+    figure: str | None = None
+    check: str | None = None
+    check_tree: ast.Expression | None = field(default=None, compare=False, repr=False)
+    inputs: tuple[Input, ...] = ()
+    assumptions: dict = field(default_factory=dict)
+    compute: tuple[Step, ...] = ()
+    round: str | None = None
+    within: Fraction | None = None
+    bound: str | None = None
+    reading: str | None = None
+    erratum: Erratum | None = None
+    cites: tuple[str, ...] = ()
+    notes: str | None = None
+    probe: dict | None = None
+    lines: dict = field(default_factory=dict, compare=False, repr=False)
+    explicit_id: bool = False
+
+    @property
+    def group(self) -> str:
+        return self.id.split("/", 1)[0] if "/" in self.id else ""
+
+    def line_of(self, *path) -> int:
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.line
+
+    @classmethod
+    def from_document(cls, doc: Document, default_id: str) -> tuple[Claim | None, list]:
+        c = Checker(doc)
+        data = c.mapping((), doc.data, allowed=CLAIM_KEYS, required={"said", "label"})
+        if not isinstance(doc.data, dict):
+            return None, c.problems
+        claim_id = default_id
+        if "id" in data:
+            claim_id = c.text(("id",), data["id"]) or default_id
+            if not CLAIM_ID.match(claim_id):
+                c.problem(("id",), "expected a lower-case id of letters, digits, '-', '_', '.' and '/'")
+        said = c.text(("said",), data.get("said"), max_len=2000)
+        label = c.choice(("label",), data.get("label"), LABELS)
+        figure = check = check_tree = None
+        if ("figure" in data) == ("check" in data):
+            c.problem((), "expected exactly one of 'figure' (a number as printed) and 'check' (a relation)")
+        if "figure" in data:
+            figure = c.text(("figure",), data["figure"], max_len=200)
+            if figure is not None:
+                try:
+                    for reading_unit in units.readings(read_figure(figure).unit):
+                        units.parse_unit(reading_unit)
+                except LedgerError as exc:
+                    c.problem(("figure",), str(exc))
+                    figure = None
+        if "check" in data:
+            check = c.text(("check",), data["check"], max_len=expr.MAX_SOURCE)
+            if check is not None:
+                try:
+                    check_tree = expr.parse(check, allow_compare=True)
+                    if not isinstance(check_tree.body, ast.Compare):
+                        raise LedgerError("expected a comparison such as 'a > b + c'")
+                except LedgerError as exc:
+                    c.problem(("check",), str(exc))
+                    check = None
+        inputs = _inputs(c, data.get("inputs"))
+        assumptions = _assumptions(c, data.get("assumptions"), inputs)
+        compute = _steps(c, data.get("compute"), {i.name for i in inputs})
+        rounding = c.choice(("round",), data["round"], ROUNDING) if "round" in data else None
+        within = _percent(c, data.get("within")) if "within" in data else None
+        bound = c.choice(("bound",), data["bound"], BOUNDS) if "bound" in data else None
+        reading = c.text(("reading",), data["reading"]) if "reading" in data else None
+        if reading is not None:
+            try:
+                units.parse_unit(reading)
+            except LedgerError as exc:
+                c.problem(("reading",), str(exc))
+                reading = None
+        erratum = _erratum(c, data["erratum"]) if "erratum" in data else None
+        cites = _cites(c, data.get("cites"))
+        notes = c.text(("notes",), data["notes"], max_len=5000) if "notes" in data else None
+        probe = data.get("probe")
+        if probe is not None and not isinstance(probe, dict):
+            c.problem(("probe",), "expected a mapping (see the probe section of docs/format.md)")
+            probe = None
+        if c.problems:
+            return None, c.problems
+        return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
+                   check=check, check_tree=check_tree, inputs=inputs, assumptions=assumptions,
+                   compute=compute, round=rounding, within=within, bound=bound, reading=reading,
+                   erratum=erratum, cites=cites, notes=notes, probe=probe, lines=dict(doc.lines),
+                   explicit_id="id" in data), []
+
+    def to_dict(self) -> dict:
+        out: dict = {"said": self.said}
+        if self.explicit_id:
+            out["id"] = self.id
+        out["figure" if self.figure is not None else "check"] = self.figure if self.figure is not None else self.check
+        out["label"] = self.label
+        if self.inputs:
+            out["inputs"] = {i.name: i.text for i in self.inputs}
+        if self.assumptions:
+            out["assumptions"] = dict(self.assumptions)
+        if self.compute:
+            out["compute"] = {s.name: s.text for s in self.compute}
+        if self.round is not None:
+            out["round"] = self.round
+        if self.within is not None:
+            out["within"] = f"{float(self.within * 100):g}%"
+        for key in ("bound", "reading", "notes", "probe"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.erratum:
+            out["erratum"] = {"reason": self.erratum.reason, "recomputed": self.erratum.recomputed}
+        if self.cites:
+            out["cites"] = list(self.cites)
+        return out
+
+
+def _inputs(c: Checker, raw) -> tuple[Input, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        c.problem(("inputs",), "expected a mapping of name: value")
+        return ()
+    out = []
+    for name, value in raw.items():
+        path = ("inputs", name)
+        if not isinstance(name, str) or not NAME.match(name):
+            c.problem(path, "input names are letters, digits and _, starting with a letter")
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)  # a bare number is a pure-number literal
+        text = c.text(path, value, max_len=500)
+        if text is None:
+            continue
+        try:
+            out.append(Input.parse(name, text))
+        except LedgerError as exc:
+            c.problem(path, str(exc))
+    return tuple(out)
+
+
+def _assumptions(c: Checker, raw, inputs) -> dict:
+    out = {}
+    if raw is not None:
+        if not isinstance(raw, dict):
+            c.problem(("assumptions",), "expected a mapping of input name: why")
+            raw = {}
+        names = {i.name for i in inputs}
+        for name, why in raw.items():
+            if name not in names:
+                c.problem(("assumptions", name), "names no input of this claim")
+                continue
+            text = c.text(("assumptions", name), why, max_len=2000)
+            if text:
+                out[name] = text
+    for item in inputs:
+        if item.kind == "literal" and item.name not in out:
+            c.problem(("inputs", item.name), "a literal input needs an assumption saying why (assumptions: "
+                      f"{item.name}: ...)")
+    return out
+
+
+def _steps(c: Checker, raw, input_names: set[str]) -> tuple[Step, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        c.problem(("compute",), "expected a mapping of step name: expression, in order")
+        return ()
+    out, known = [], set(input_names)
+    for name, text in raw.items():
+        path = ("compute", name)
+        if not isinstance(name, str) or not NAME.match(name):
+            c.problem(path, "step names are letters, digits and _, starting with a letter")
+            continue
+        if isinstance(text, (int, float)) and not isinstance(text, bool):
+            text = str(text)
+        text = c.text(path, text, max_len=expr.MAX_SOURCE)
+        if text is None:
+            continue
+        if name in input_names:
+            c.problem(path, f"step {name!r} has the name of an input")
+            continue
+        try:
+            tree = expr.parse(text)
+        except LedgerError as exc:
+            c.problem(path, str(exc))
+            continue
+        out.append(Step(name=name, text=text, tree=tree))
+        known.add(name)
+    return tuple(out)
+
+
+def _percent(c: Checker, raw) -> Fraction | None:
+    text = c.text(("within",), raw if not isinstance(raw, (int, float)) or isinstance(raw, bool) else str(raw))
+    if text is None:
+        return None
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
+    if not match or not 0 < Fraction(match.group(1)) <= 100:
+        c.problem(("within",), f"expected a tolerance like '5%'; got {text!r}")
+        return None
+    return Fraction(match.group(1)) / 100
+
+
+def _erratum(c: Checker, raw) -> Erratum | None:
+    data = c.mapping(("erratum",), raw, allowed={"reason", "recomputed"}, required={"reason", "recomputed"})
+    reason = c.text(("erratum", "reason"), data.get("reason"), max_len=2000)
+    recomputed = c.text(("erratum", "recomputed"), data.get("recomputed"), max_len=200)
+    if recomputed is not None:
+        try:
+            read_figure(recomputed)
+        except LedgerError as exc:
+            c.problem(("erratum", "recomputed"), str(exc))
+            return None
+    return Erratum(reason=reason, recomputed=recomputed) if reason and recomputed else None
+
+
+def _cites(c: Checker, raw) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        c.problem(("cites",), "expected a list of source#passage")
+        return ()
+    out = []
+    for index, item in enumerate(raw):
+        text = c.text(("cites", index), item)
+        if text is None:
+            continue
+        if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*#[A-Za-z0-9_.-]+", text):
+            c.problem(("cites", index), f"expected source#passage-id; got {text!r}")
+            continue
+        out.append(text)
+    return tuple(out)

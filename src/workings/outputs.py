@@ -1,0 +1,110 @@
+"""Formatting a Report: terminal table, JSON, JUnit XML and GitHub annotations.
+
+Each function only formats; nothing here computes a result. Output is deterministic: sorted keys,
+no timestamps, '\\n' newlines, so the same ledger gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from xml.sax.saxutils import escape, quoteattr
+
+from .report import FAILING, Report
+
+SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked": "unchecked", "error": "ERROR"}
+
+
+def to_json(report: Report) -> str:
+    return json.dumps(report.to_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def table(report: Report, *, only_failing: bool = False) -> str:
+    """A short table: failing claims first, then the rest, then the summary line."""
+    rows = sorted(report.claims, key=lambda c: (c.status not in FAILING, c.status != "unchecked", c.id))
+    lines = []
+    for claim in rows:
+        if only_failing and claim.status not in FAILING:
+            continue
+        figure = claim.figure or ("check" if claim.check else "")
+        shown = claim.comparison.recomputed.display if claim.comparison else (claim.result.display if claim.result else "")
+        lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {claim.id}".rstrip())
+        if claim.status in FAILING or claim.status == "erratum":
+            lines.append(f"{'':<9} {claim.file}:{claim.line}: {claim.reason}")
+    for problem in report.problems:
+        if not any(problem.file == c.file for c in report.claims if c.status == "error"):
+            lines.append(f"ERROR     {problem}")
+    lines.append(summary_line(report))
+    return "\n".join(lines) + "\n"
+
+
+def summary_line(report: Report) -> str:
+    s = report.summary
+    parts = [f"{s[k]} {k}" for k in ("verified", "erratum", "drift", "unchecked", "error") if s[k] or k == "verified"]
+    return f"{s['total']} claims: " + ", ".join(parts) + (f"; {s['problems']} input problems" if s["problems"] else "")
+
+
+def junit(report: Report) -> str:
+    """JUnit XML: one testcase per claim; drift is a failure, error an error, unchecked a skip."""
+    s = report.summary
+    out = ['<?xml version="1.0" encoding="utf-8"?>',
+           f'<testsuites name="workings" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}">',
+           f'  <testsuite name="ledger" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}" '
+           f'skipped="{s["unchecked"]}">']
+    for claim in report.claims:
+        out.append(f'    <testcase classname={quoteattr(claim.group or "claims")} name={quoteattr(claim.id)} '
+                   f'file={quoteattr(claim.file)} line="{claim.line}">')
+        body = escape(claim.reason or "")
+        if claim.status == "drift":
+            out.append(f'      <failure message={quoteattr(claim.reason or "drift")}>{body}</failure>')
+        elif claim.status == "error":
+            out.append(f'      <error message={quoteattr(claim.reason or "error")}>{body}</error>')
+        elif claim.status == "unchecked":
+            out.append(f'      <skipped message={quoteattr(claim.reason or "unchecked")}/>')
+        out.append("    </testcase>")
+    out += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(out) + "\n"
+
+
+def github_annotations(report: Report) -> str:
+    """``::error file=…,line=…::`` lines for GitHub Actions, one per failing message."""
+    lines = []
+    for claim in report.claims:
+        if claim.status not in FAILING and claim.status != "erratum":
+            continue
+        level = "error" if claim.status in FAILING else "notice"
+        messages = [m for m in claim.messages if m.kind in ("error", "drift", "ambiguous", "erratum")] or []
+        if not messages:
+            lines.append(_annotation(level, claim.file, claim.line, f"{claim.id}: {claim.reason}"))
+        for m in messages:
+            lines.append(_annotation(level, m.file or claim.file, m.line or claim.line,
+                                     f"{claim.id}: {m.key + ': ' if m.key else ''}{m.text}"))
+    claim_files = {c.file for c in report.claims}
+    for problem in report.problems:
+        if problem.file not in claim_files:
+            lines.append(_annotation("error", problem.file, problem.line, f"{problem.key + ': ' if problem.key else ''}{problem.message}"))
+    return "".join(line + "\n" for line in lines)
+
+
+def _annotation(level: str, file: str, line: int, text: str) -> str:
+    def prop(value: str) -> str:
+        return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+
+    data = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return f"::{level} file={prop(file)},line={max(line, 1)}::{data}"
+
+
+def markdown_summary(report: Report) -> str:
+    """A Markdown summary for $GITHUB_STEP_SUMMARY: counts, then every drifted or failing claim."""
+    s = report.summary
+    out = ["## workings ledger", "", "| status | claims |", "|---|---:|"]
+    out += [f"| {k} | {s[k]} |" for k in ("verified", "erratum", "drift", "unchecked", "error")]
+    failing = [c for c in report.claims if c.status in FAILING]
+    if failing:
+        out += ["", "### Drifted or failing", "", "| claim | status | file | why |", "|---|---|---|---|"]
+        for c in failing:
+            why = (c.reason or "").replace("|", "\\|").replace("\n", " ")
+            out.append(f"| `{c.id}` | {c.status} | `{c.file}:{c.line}` | {why} |")
+    problems = [p for p in report.problems if p.file not in {c.file for c in failing}]
+    if problems:
+        out += ["", "### Input problems", ""] + [f"- `{p}`" for p in problems]
+    return "\n".join(out) + "\n"

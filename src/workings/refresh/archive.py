@@ -1,0 +1,233 @@
+"""Writing what refresh learned: snapshots by sha256, and source records edited in place.
+
+Every write is atomic: a temporary file in the same folder, fsync, then `os.replace`, so a reader (or
+a crash) sees the old file or the new one, never half of one. A snapshot is content-addressed, so an
+existing snapshot is never overwritten with other bytes, and one that is already there is not
+rewritten.
+
+A source record is a file a person wrote, with comments, key order and folded prose. It is not
+re-dumped: only the values refresh owns (`snapshot`, `grade`, `format`, `retrieved`, `safetensors`)
+are replaced, at the character span PyYAML reports for each value node; everything else, comments
+included, stays byte for byte. The edited text is parsed again and must give exactly the intended
+data, or nothing is written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import yaml
+
+from workings.errors import LedgerError
+
+SNAPSHOTS_DIR = Path("ledger/snapshots")
+SOURCES_DIR = Path("ledger/sources")
+_PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")
+_NOT_PLAIN = re.compile(r"(?i)(y|n|yes|no|on|off|true|false|null|~|[-+]?[\d._]+([eE][-+]?\d+)?|\d{4}-.*)")
+# Top-level keys refresh may add, each placed after the first of its anchors the record has.
+_INSERT_AFTER = {
+    "format": ("snapshot", "grade"),
+    "retrieved": ("grade", "hub", "url"),
+    "snapshot": ("retrieved", "grade"),
+    "safetensors": ("values", "format", "snapshot"),
+}
+
+
+class ArchiveError(LedgerError):
+    """A record that refresh cannot edit safely; it is left as it was."""
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that no reader ever sees a partial file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # a platform that cannot open a folder (Windows): the rename is already durable enough
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def snapshot_name(data: bytes, ext: str) -> str:
+    return f"{hashlib.sha256(data).hexdigest()}.{ext}"
+
+
+def store_snapshot(root: Path, data: bytes, ext: str) -> str:
+    """Archive `data` as `ledger/snapshots/<sha256>.<ext>`; an intact copy already there is kept."""
+    name = snapshot_name(data, ext)
+    path = root / SNAPSHOTS_DIR / name
+    if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == name.split(".")[0]:
+        return name
+    write_atomic(path, data)
+    return name
+
+
+def referenced_snapshots(root: Path) -> set[str]:
+    """Every snapshot name that any source record mentions (read as text, so that a record that
+    does not even parse still keeps its snapshot)."""
+    names: set[str] = set()
+    folder = root / SOURCES_DIR
+    if folder.is_dir():
+        for path in folder.rglob("*.y*ml"):
+            names.update(re.findall(r"[0-9a-f]{64}\.[a-z0-9]{1,8}", path.read_text("utf-8", "replace")))
+    return names
+
+
+def prune(root: Path, candidates: Iterable[str]) -> list[str]:
+    """Remove those of `candidates` (snapshots a refresh stopped using) that no source refers to."""
+    still_used = referenced_snapshots(root)
+    removed = []
+    for name in sorted(set(candidates) - still_used):
+        path = root / SNAPSHOTS_DIR / name
+        if re.fullmatch(r"[0-9a-f]{64}\.[a-z0-9]{1,8}", name) and path.is_file():
+            path.unlink()
+            removed.append(name)
+    return removed
+
+
+def dump_scalar(value: object) -> str:
+    """One YAML scalar, in flow style: plain when it reads back as the same string, else quoted."""
+    if isinstance(value, bool) or value is None:
+        raise ArchiveError(f"refresh writes no {value!r} values")
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if _PLAIN.fullmatch(text) and not _NOT_PLAIN.fullmatch(text):
+        return text
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+
+
+def dump_flow(value: object) -> str:
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{dump_scalar(k)}: {dump_flow(v)}" for k, v in value.items()) + "}"
+    return dump_scalar(value)
+
+
+def edit_record(text: str, changes: Mapping[str, object]) -> str:
+    """`text` with each top-level key of `changes` set to its value (a scalar or a flat mapping).
+
+    A scalar is replaced where it stands; a mapping value replaces the old one as a one-line flow
+    mapping, and full-line comments that were inside the old block are kept, just above the key.
+    A missing key is added on its own line. The result must parse to the intended data.
+    """
+    for key, value in changes.items():
+        text = _set_top_level(text, key, value)
+    _check(text, changes)
+    return text
+
+
+def _compose(text: str) -> yaml.MappingNode:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        raise ArchiveError(f"the record is not valid YAML: {error}") from None
+    if not isinstance(node, yaml.MappingNode):
+        raise ArchiveError("the record is not a mapping")
+    return node
+
+
+def _set_top_level(text: str, key: str, value: object) -> str:
+    root = _compose(text)
+    entries = {k.value: (k, v) for k, v in root.value if isinstance(k, yaml.ScalarNode)}
+    if key not in entries:
+        return _insert(text, entries, key, value)
+    key_node, value_node = entries[key]
+    start, end = value_node.start_mark.index, value_node.end_mark.index
+    if isinstance(value_node, yaml.ScalarNode) or value_node.flow_style:
+        if isinstance(value_node, yaml.ScalarNode) and value_node.style in (">", "|"):
+            end = _block_scalar_end(text, start, end)
+        return text[:start] + dump_flow(value) + text[end:]
+    # A block mapping or sequence: its lines run from the key to the end of its last value.
+    last = value_node.value[-1] if value_node.value else None
+    last_node = last[1] if isinstance(last, tuple) else last
+    block_end = last_node.end_mark.index if last_node is not None else end
+    block_end = _block_scalar_end(text, block_end, block_end)
+    body = text[start:block_end]
+    comments = [line.strip() for line in body.splitlines() if line.strip().startswith("#")]
+    line_start = text.rfind("\n", 0, key_node.start_mark.index) + 1
+    head = "".join(f"{comment}\n" for comment in comments)
+    between = text[key_node.end_mark.index:start]
+    colon_and_comment = between.rstrip()  # ":" and any comment on the key's own line
+    lead = text[line_start:key_node.start_mark.index]
+    replaced = f"{lead}{key}{colon_and_comment} {dump_flow(value)}"
+    if "#" in colon_and_comment:  # keep the comment, after the new value
+        colon, _, comment = colon_and_comment.partition("#")
+        replaced = f"{lead}{key}{colon.rstrip()} {dump_flow(value)}  #{comment}"
+    return text[:line_start] + head + replaced + "\n" + text[block_end:].lstrip("\n") if False else (
+        text[:line_start] + head + replaced + _after_block(text, block_end)
+    )
+
+
+def _after_block(text: str, block_end: int) -> str:
+    """The rest of the text after a block value, starting at the newline that ends its last line."""
+    newline = text.find("\n", block_end if block_end == 0 or text[block_end - 1] != "\n" else block_end - 1)
+    return text[newline:] if newline != -1 else "\n"
+
+
+def _block_scalar_end(text: str, start: int, end: int) -> int:
+    """PyYAML ends a folded or literal scalar after its trailing line break; stop before it."""
+    while end > start and text[end - 1] in "\n":
+        end -= 1
+    return end
+
+
+def _insert(text: str, entries: Mapping[str, tuple], key: str, value: object) -> str:
+    line = f"{key}: {dump_flow(value)}\n"
+    for anchor in _INSERT_AFTER.get(key, ()):
+        if anchor in entries:
+            anchor_value = entries[anchor][1]
+            end = _block_scalar_end(text, 0, anchor_value.end_mark.index)
+            if isinstance(anchor_value, yaml.MappingNode) and not anchor_value.flow_style and anchor_value.value:
+                end = _block_scalar_end(text, 0, anchor_value.value[-1][1].end_mark.index)
+            newline = text.find("\n", end)
+            if newline == -1:
+                return text + "\n" + line
+            return text[: newline + 1] + line + text[newline + 1 :]
+    return text + ("" if text.endswith("\n") or not text else "\n") + line
+
+
+def _check(text: str, changes: Mapping[str, object]) -> None:
+    try:
+        data = yaml.load(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        raise ArchiveError(f"editing the record would break it: {error}") from None
+    for key, value in changes.items():
+        if _plain(data.get(key)) != _plain(value):
+            raise ArchiveError(f"editing the record would not set {key} as intended")
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value if isinstance(value, int) and not isinstance(value, bool) else str(value)

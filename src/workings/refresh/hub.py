@@ -1,0 +1,173 @@
+"""Fetching a file from the Hugging Face Hub, pinned to the commit its revision resolves to.
+
+huggingface_hub does the Hub's part: it builds the `/resolve/` URL, sends the HEAD that resolves a
+branch or tag to a commit (`X-Repo-Commit`) and names the file's version (`ETag`: the git blob sha1,
+or the sha256 of an LFS file), and reads safetensors headers with range requests (`HfApi`). The bytes
+themselves are then read with `fetch.http_get` from the URL pinned to that commit, rather than with
+`hf_hub_download`, because refresh needs what `hf_hub_download` does not give: a size limit before and
+while downloading, a timeout that is not retried five times, and no second copy in the HF cache.
+The bytes are checked against the ETag, so a truncated or altered body is never archived.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import requests
+
+from workings.refresh.fetch import (
+    RETRY_STATUSES,
+    Fetched,
+    FetchError,
+    Limits,
+    _Retry,
+    connection_error,
+    http_get,
+    hub_endpoint,
+    with_retries,
+)
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_SHA1 = re.compile(r"[0-9a-f]{40}")
+SAFETENSORS_INDEX = ".safetensors.index.json"
+
+
+def _hub_call(call: Callable[[], Any], what: str, url: str) -> Any:
+    """Run one huggingface_hub call, turning its errors into FetchError (or _Retry on 429/5xx)."""
+    from huggingface_hub.errors import HfHubHTTPError, SafetensorsParsingError
+
+    try:
+        return call()
+    except SafetensorsParsingError as error:
+        raise FetchError("format", f"{what}: {error}") from None
+    except HfHubHTTPError as error:
+        status = error.response.status_code if error.response is not None else 0
+        failure = FetchError("http", f"HTTP {status} from the Hub for {what}")
+        if status == 404:
+            failure = FetchError("http", f"HTTP 404: {what} is not on the Hub (repo, file or revision)")
+        if status in RETRY_STATUSES:
+            retry_after = error.response.headers.get("Retry-After", "") if error.response is not None else ""
+            raise _Retry(failure, float(retry_after) if retry_after.isdigit() else None) from None
+        raise failure from None
+    except FetchError:
+        raise
+    except Exception as error:  # httpx (huggingface_hub >= 1) or requests (older): named by class
+        names = {cls.__name__ for cls in type(error).__mro__}
+        if names & {"TransportError", "ConnectionError", "RequestException", "Timeout", "TimeoutException"}:
+            raise connection_error(error, url) from None
+        raise
+
+
+def fetch_hub(
+    session: requests.Session,
+    repo: str,
+    filename: str,
+    revision: str,
+    limits: Limits,
+    *,
+    endpoint: str | None = None,
+    token: bool | str | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Fetched:
+    """The file's bytes at the commit `revision` resolves to now, checked against the Hub's ETag."""
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+    from huggingface_hub.utils import build_hf_headers
+
+    endpoint = endpoint or hub_endpoint()
+    what = f"{repo}/{filename}@{revision}"
+    url = hf_hub_url(repo, filename, revision=revision, endpoint=endpoint)
+    metadata = with_retries(
+        lambda: _hub_call(
+            lambda: get_hf_file_metadata(url, token=token, timeout=limits.timeout, endpoint=endpoint),
+            what,
+            url,
+        ),
+        limits,
+        sleep,
+    )
+    commit = metadata.commit_hash
+    if not commit or not _SHA1.fullmatch(commit):
+        raise FetchError("http", f"{endpoint} did not name the commit of {what} (X-Repo-Commit)")
+    if metadata.size is not None and metadata.size > limits.max_bytes:
+        raise FetchError(
+            "too-large", f"{what} is {metadata.size:,} bytes, over the {limits.max_bytes:,}-byte limit"
+        )
+    pinned = hf_hub_url(repo, filename, revision=commit, endpoint=endpoint)
+    headers = build_hf_headers(token=token)
+    headers["Accept-Encoding"] = "identity"  # the ETag is of the bytes as stored
+    fetched = http_get(session, pinned, limits, headers=headers, other_hosts=True, sleep=sleep)
+    _check_integrity(fetched.data, metadata.etag, metadata.size, what)
+    parameters = None
+    if filename.endswith(SAFETENSORS_INDEX):
+        parameters = safetensors_parameters(
+            repo, fetched.data, commit, limits, endpoint, token=token, sleep=sleep
+        )
+    return Fetched(
+        url=fetched.url,
+        data=fetched.data,
+        content_type=fetched.content_type,
+        commit=commit,
+        parameters=parameters,
+    )
+
+
+def git_blob_sha1(data: bytes) -> str:
+    """The id git gives a file's bytes: the Hub's ETag for a file not stored in LFS."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def _check_integrity(data: bytes, etag: str | None, size: int | None, what: str) -> None:
+    if size is not None and len(data) != size:
+        raise FetchError("truncated", f"{what}: got {len(data):,} bytes, the Hub said {size:,}")
+    tag = (etag or "").strip('"').removeprefix("W/").strip('"')
+    if _SHA256.fullmatch(tag):
+        actual = hashlib.sha256(data).hexdigest()
+    elif _SHA1.fullmatch(tag):
+        actual = git_blob_sha1(data)
+    else:
+        return  # an ETag that is not a content hash: the size check above is all there is
+    if actual != tag:
+        raise FetchError("integrity", f"{what}: the bytes do not match the Hub's ETag {tag}")
+
+
+def safetensors_parameters(
+    repo: str,
+    index_bytes: bytes,
+    commit: str,
+    limits: Limits,
+    endpoint: str,
+    *,
+    token: bool | str | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> dict[str, int]:
+    """Parameter count by dtype, summed over the headers of every shard the index names."""
+    from huggingface_hub import HfApi
+
+    try:
+        weight_map = json.loads(index_bytes)["weight_map"]
+        shards = sorted(set(weight_map.values()))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise FetchError("format", f"{repo}: the safetensors index has no weight_map") from None
+    api = HfApi(endpoint=endpoint, token=token)
+    counts: dict[str, int] = {}
+    for shard in shards:
+        what = f"{repo}/{shard}@{commit[:12]}"
+        header = with_retries(
+            lambda shard=shard, what=what: _hub_call(
+                lambda: api.parse_safetensors_file_metadata(
+                    repo, shard, revision=commit, timeout=limits.timeout
+                ),
+                what,
+                endpoint,
+            ),
+            limits,
+            sleep,
+        )
+        for dtype, count in header.parameter_count.items():
+            counts[dtype] = counts.get(dtype, 0) + count
+    return dict(sorted(counts.items()))

@@ -1,0 +1,121 @@
+"""Text out of fetched bytes, and the normalisation used to look for passages in it.
+
+A web page is archived as its visible text (DESIGN: "keep the text"), not its markup, so that a passage
+split across `<em>` or `<a>` still reads as one sentence, and so that a redesign of the page's HTML is
+not reported as a change of what it says.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from html.parser import HTMLParser
+
+# Elements whose content is not text a reader sees.
+_HIDDEN = frozenset({"script", "style", "noscript", "template", "svg", "head"})
+# Elements that end a line of text: without a break their words would run together.
+_BLOCK = frozenset(
+    {
+        "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption",
+        "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav",
+        "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul",
+    }
+)  # fmt: skip
+
+# Typography that differs between a page and the same sentence quoted elsewhere.
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+        "\u00a0": " ", "\u202f": " ", "\u2009": " ", "\u200a": " ",
+        "\u00ad": None, "\u200b": None, "\u200c": None, "\u200d": None, "\ufeff": None,
+    }
+)  # fmt: skip
+_SPACE = re.compile(r"\s+")
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _HIDDEN:
+            self._hidden += 1
+        elif tag in _BLOCK:
+            self.parts.append("\n")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _BLOCK:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HIDDEN:
+            self._hidden = max(0, self._hidden - 1)
+        elif tag in _BLOCK:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of an HTML document: one line per block, runs of spaces collapsed."""
+    parser = _TextExtractor()
+    parser.feed(html)
+    parser.close()
+    lines = (_SPACE.sub(" ", line).strip() for line in "".join(parser.parts).split("\n"))
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def decode(data: bytes, content_type: str) -> str:
+    """Bytes as text, by the charset the server declared, else UTF-8 (the web's default since HTML5)."""
+    charset = "utf-8"
+    match = re.search(r"charset=\"?([\w.:-]+)", content_type, re.IGNORECASE)
+    if match:
+        try:
+            charset = codecs.lookup(match.group(1)).name
+        except LookupError:
+            charset = "utf-8"
+    return data.decode(charset, errors="replace")
+
+
+def is_html(content_type: str, text: str) -> bool:
+    mime = content_type.split(";")[0].strip().lower()
+    if mime in ("text/html", "application/xhtml+xml"):
+        return True
+    head = text.lstrip()[:200].lower()
+    return not mime and (head.startswith("<!doctype html") or head.startswith("<html"))
+
+
+def page_text(data: bytes, content_type: str) -> bytes:
+    """What is archived for a web page: its visible text, UTF-8, ending in one newline.
+
+    Anything that is not HTML (plain text, Markdown, JSON) is kept as the server sent it, re-encoded
+    as UTF-8 when it declared another charset.
+    """
+    text = decode(data, content_type)
+    if is_html(content_type, text):
+        return html_to_text(text).encode("utf-8")
+    if decode(data, "charset=utf-8") == text:
+        return data
+    return text.encode("utf-8")
+
+
+def normalise(text: str) -> str:
+    """Text compared for passages: NFKC, straight quotes, one kind of dash, single spaces.
+
+    NFKC folds ligatures and full-width forms; the table above folds what NFKC leaves alone (curly
+    quotes, en and em dashes, the minus sign, no-break and thin spaces, soft hyphens).
+    """
+    folded = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
+    return _SPACE.sub(" ", folded).strip()
+
+
+def occurs(passage: str, text: str) -> bool:
+    """Whether a passage occurs in a text, after normalising both (see `normalise`)."""
+    return normalise(passage) in normalise(text)

@@ -1,0 +1,223 @@
+"""The Report: every result of a run, computed once, as plain frozen dataclasses.
+
+Every output (terminal table, JSON, JUnit, GitHub annotations, the HTML ledger) only formats a
+Report. ``to_dict`` is the JSON contract that later tools read.
+
+JSON format history (``format``):
+  1. first version: claims (id, status, figure, value, unit, file, line, messages, ...), sources,
+     problems, summary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .figures import format_exact
+
+FORMAT = 1
+STATUSES = ("verified", "erratum", "drift", "unchecked", "error")
+FAILING = ("drift", "error")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Message:
+    """Something a reader or CI should know: kind is error | drift | ambiguous | unchecked | erratum | note."""
+
+    kind: str
+    text: str
+    file: str = ""
+    line: int = 0
+    key: str = ""
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "file": self.file, "line": self.line, "key": self.key}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Quantity:
+    """A value for display and JSON: exact magnitude and a unit string (empty for a pure number)."""
+
+    value: Fraction
+    unit: str
+    display: str  # formatted with thousands separators, unit attached
+
+    def to_dict(self) -> dict:
+        return {"value": json_number(self.value), "exact": format_exact(self.value), "unit": self.unit,
+                "display": self.display}
+
+
+@dataclass(frozen=True, kw_only=True)
+class StepResult:
+    name: str
+    expression: str
+    result: Quantity | None
+    line: int = 0
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "expression": self.expression,
+                "result": self.result.to_dict() if self.result else None, "line": self.line}
+
+
+@dataclass(frozen=True, kw_only=True)
+class InputResult:
+    name: str
+    text: str
+    kind: str  # literal | source | claim
+    result: Quantity | None = None
+    source: str | None = None
+    key: str | None = None
+    grade: str | None = None
+    passage: str | None = None  # the passage that states a source value, where one was declared
+    claim: str | None = None
+    claim_status: str | None = None
+    assumption: str | None = None
+
+    def to_dict(self) -> dict:
+        out = {k: getattr(self, k) for k in ("name", "text", "kind", "source", "key", "grade", "passage", "claim",
+                                              "claim_status", "assumption")}
+        out["result"] = self.result.to_dict() if self.result else None
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Comparison:
+    """How the printed figure was held against the recomputed value."""
+
+    printed: str  # the figure as printed
+    unit: str  # the unit it was read in
+    recomputed: Quantity  # recomputed, in that unit
+    rule: str  # "rounded to 1 decimal", "exact", "within 5%", ...
+    holds: bool
+
+    def to_dict(self) -> dict:
+        return {"printed": self.printed, "unit": self.unit, "recomputed": self.recomputed.to_dict(),
+                "rule": self.rule, "holds": self.holds}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Citation:
+    source: str
+    passage_id: str
+    text: str | None
+    grade: str | None
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "passage_id": self.passage_id, "text": self.text, "grade": self.grade}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimResult:
+    id: str
+    group: str
+    file: str
+    line: int
+    said: str | None
+    label: str | None
+    figure: str | None
+    check: str | None
+    status: str
+    reason: str
+    result: Quantity | None = None
+    comparison: Comparison | None = None
+    messages: tuple[Message, ...] = ()
+    steps: tuple[StepResult, ...] = ()
+    inputs: tuple[InputResult, ...] = ()
+    cites: tuple[Citation, ...] = ()
+    uses: tuple[str, ...] = ()
+    used_by: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # every source this claim rests on, through its inputs and claims
+    grade: str | None = None  # the least certain grade among them
+    notes: str | None = None
+    erratum: dict | None = None
+    measurements: tuple = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id, "group": self.group, "file": self.file, "line": self.line, "said": self.said,
+            "label": self.label, "figure": self.figure, "check": self.check, "status": self.status,
+            "reason": self.reason,
+            "value": json_number(self.result.value) if self.result else None,
+            "exact": format_exact(self.result.value) if self.result else None,
+            "unit": self.result.unit if self.result else None,
+            "display": self.result.display if self.result else None,
+            "comparison": self.comparison.to_dict() if self.comparison else None,
+            "messages": [m.to_dict() for m in self.messages],
+            "steps": [s.to_dict() for s in self.steps],
+            "inputs": [i.to_dict() for i in self.inputs],
+            "cites": [c.to_dict() for c in self.cites],
+            "uses": list(self.uses), "used_by": list(self.used_by), "sources": list(self.sources),
+            "grade": self.grade, "notes": self.notes, "erratum": self.erratum,
+            "measurements": [m.to_dict() for m in self.measurements],
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceResult:
+    id: str
+    file: str
+    line: int
+    title: str | None
+    grade: str | None
+    status: str  # ok | error
+    publisher: str | None = None
+    date: str | None = None
+    url: str | None = None
+    hub: dict | None = None
+    retrieved: dict = field(default_factory=dict)
+    snapshot: str | None = None
+    sha256: str | None = None
+    passages: dict = field(default_factory=dict)
+    values: dict = field(default_factory=dict)  # name -> {value, passage}
+    notes: str | None = None
+    cited_by: tuple[str, ...] = ()
+    messages: tuple[Message, ...] = ()
+
+    def to_dict(self) -> dict:
+        out = {k: getattr(self, k) for k in ("id", "file", "line", "title", "grade", "status", "publisher", "date",
+                                              "url", "hub", "retrieved", "snapshot", "sha256", "passages", "values",
+                                              "notes")}
+        out["cited_by"] = list(self.cited_by)
+        out["messages"] = [m.to_dict() for m in self.messages]
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Report:
+    claims: tuple[ClaimResult, ...]
+    sources: tuple[SourceResult, ...]
+    problems: tuple = ()  # every Problem with the input, claims and sources alike
+    format: int = FORMAT
+
+    @property
+    def summary(self) -> dict:
+        counts = {status: 0 for status in STATUSES}
+        for claim in self.claims:
+            counts[claim.status] += 1
+        counts["total"] = len(self.claims)
+        counts["problems"] = len(self.problems)
+        return counts
+
+    @property
+    def exit_code(self) -> int:
+        """0 all good, 1 a figure drifted, 2 input could not be used (2 wins)."""
+        if self.problems or any(c.status == "error" for c in self.claims):
+            return 2
+        if any(c.status == "drift" for c in self.claims):
+            return 1
+        return 0
+
+    def claim(self, claim_id: str) -> ClaimResult | None:
+        return next((c for c in self.claims if c.id == claim_id), None)
+
+    def to_dict(self) -> dict:
+        return {"format": self.format, "summary": self.summary,
+                "claims": [c.to_dict() for c in self.claims],
+                "sources": [s.to_dict() for s in self.sources],
+                "problems": [p.to_dict() for p in self.problems]}
+
+
+def json_number(value: Fraction):
+    """An int when whole, else the nearest float; the exact value travels beside it as text."""
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else float(value)

@@ -1,0 +1,61 @@
+"""``workings show``: one claim's derivation, step by step, with units and sources."""
+
+from __future__ import annotations
+
+import textwrap
+
+from .report import ClaimResult, Report
+
+
+def derivation(report: Report, claim: ClaimResult) -> str:
+    out = [f"{claim.id}  [{claim.status}]  ({claim.file}:{claim.line})"]
+    if claim.said:
+        out.append(_wrap(f'said: "{claim.said}"'))
+    if claim.figure:
+        out.append(f"figure: {claim.figure}   label: {claim.label}")
+    elif claim.check:
+        out.append(f"check: {claim.check}   label: {claim.label}")
+    if claim.inputs:
+        out.append("inputs:")
+        for item in claim.inputs:
+            shown = item.result.display if item.result else "?"
+            where = {"literal": "assumed", "source": f"{item.source}#{item.key} [{item.grade}]",
+                     "claim": f"claim {item.claim} [{item.claim_status}]"}[item.kind]
+            out.append(f"  {item.name:<14} = {shown:<24} {where}")
+            if item.assumption:
+                out.append(_wrap(f"because: {item.assumption}", indent=19))
+            if item.passage:
+                out.append(_wrap(f'"{item.passage}"', indent=19))
+    if claim.steps:
+        out.append("steps:")
+        for step in claim.steps:
+            shown = step.result.display if step.result else "?"
+            out.append(f"  {step.name:<14} = {step.expression}")
+            out.append(f"  {'':<14} = {shown}")
+    if claim.comparison:
+        c = claim.comparison
+        out.append(f"compare: printed {c.printed}; recomputed {c.recomputed.display} ({c.rule}): "
+                   f"{'holds' if c.holds else 'does not hold'}")
+    for cite in claim.cites:
+        out.append(_wrap(f'cites {cite.source} [{cite.grade}]: "{cite.text}"'))
+    if claim.uses:
+        out.append("uses: " + ", ".join(claim.uses))
+    if claim.used_by:
+        out.append("used by: " + ", ".join(claim.used_by))
+    if claim.sources:
+        grades = {s.id: s.grade for s in report.sources}
+        out.append("rests on: " + ", ".join(f"{s} [{grades.get(s)}]" for s in claim.sources)
+                   + (f"; least certain: {claim.grade}" if claim.grade else ""))
+    for m in claim.measurements:
+        out.append(f"measured: {m.summary()}" if hasattr(m, "summary") else f"measured: {m}")
+    for message in claim.messages:
+        where = f" ({message.file}:{message.line} {message.key})" if message.key else ""
+        out.append(_wrap(f"{message.kind}: {message.text}{where}"))
+    if claim.notes:
+        out.append(_wrap(f"notes: {claim.notes}"))
+    out.append(f"status: {claim.status}: {claim.reason}")
+    return "\n".join(out) + "\n"
+
+
+def _wrap(text: str, indent: int = 0) -> str:
+    return textwrap.fill(text, width=100, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2))

@@ -1,0 +1,241 @@
+"""Sources: what a figure rests on, its grade, and the archived bytes that back it.
+
+A source record names an archived snapshot by the sha256 of its bytes. On load the hash is checked
+and every quoted passage must occur in the snapshot, so a passage can never drift from the bytes
+that are kept. Values are read from the snapshot: declared ``values`` (a number with the passage
+that states it), a dotted path into JSON, or a ``"key": number`` pair in a config excerpt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import units
+from .errors import LedgerError
+from .figures import read_figure
+from .models import GRADES, SNAPSHOT
+from .validate import Checker
+from .yamlio import Document
+
+SOURCE_KEYS = {"title", "publisher", "date", "url", "hub", "grade", "retrieved", "snapshot", "format",
+               "values", "passages", "notes", "safetensors"}
+FORMATS = ("json", "text")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Value:
+    name: str
+    text: str
+    value: Fraction
+    unit: str
+    passage: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hub:
+    repo: str
+    file: str
+    revision: str = "main"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Source:
+    id: str
+    file: str
+    line: int
+    title: str
+    grade: str
+    publisher: str | None = None
+    date: str | None = None
+    url: str | None = None
+    hub: Hub | None = None
+    retrieved: dict = field(default_factory=dict)
+    snapshot: str | None = None
+    format: str = "text"
+    values: dict = field(default_factory=dict)
+    passages: dict = field(default_factory=dict)
+    notes: str | None = None
+    safetensors: dict | None = None
+    lines: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def sha256(self) -> str | None:
+        return self.snapshot.split(".", 1)[0] if self.snapshot else None
+
+    def line_of(self, *path) -> int:
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.line
+
+    @classmethod
+    def from_document(cls, doc: Document, source_id: str) -> tuple[Source | None, list]:
+        c = Checker(doc)
+        data = c.mapping((), doc.data, allowed=SOURCE_KEYS, required={"title", "grade"})
+        if not isinstance(doc.data, dict):
+            return None, c.problems
+        title = c.text(("title",), data.get("title"), max_len=500)
+        grade = c.choice(("grade",), data.get("grade"), GRADES)
+        publisher = c.text(("publisher",), data.get("publisher"), required=False, max_len=500)
+        date = c.text(("date",), data.get("date"), required=False, max_len=40)
+        url = c.url(("url",), data.get("url"))
+        hub = None
+        if "hub" in data:
+            raw = c.mapping(("hub",), data["hub"], allowed={"repo", "file", "revision"}, required={"repo", "file"})
+            repo, file = c.text(("hub", "repo"), raw.get("repo")), c.text(("hub", "file"), raw.get("file"))
+            revision = c.text(("hub", "revision"), raw.get("revision", "main"))
+            if repo and file and revision:
+                hub = Hub(repo=repo, file=file, revision=revision)
+        retrieved = {}
+        if "retrieved" in data:
+            raw = c.mapping(("retrieved",), data["retrieved"], allowed={"on", "how", "commit", "url"})
+            retrieved = {k: c.text(("retrieved", k), v, max_len=2000) for k, v in raw.items()}
+            if raw.get("url") is not None:
+                c.url(("retrieved", "url"), raw.get("url"))
+        snapshot = c.text(("snapshot",), data.get("snapshot"), required=False, max_len=100)
+        if snapshot is not None and not SNAPSHOT.match(snapshot):
+            c.problem(("snapshot",), "expected <sha256 of the bytes>.<ext>, a file in ledger/snapshots/")
+            snapshot = None
+        if grade == "unarchived" and snapshot:
+            c.problem(("snapshot",), "an unarchived source has no snapshot; grade it by what was archived")
+        if grade and grade != "unarchived" and "snapshot" not in data:
+            c.problem(("grade",), f"a {grade} source needs a snapshot (or grade: unarchived)")
+        fmt = c.choice(("format",), data.get("format", "text"), FORMATS) or "text"
+        passages = {}
+        if "passages" in data:
+            raw = c.mapping(("passages",), data["passages"], allowed=set(data["passages"] or {}))
+            for pid, text in raw.items():
+                if not re.fullmatch(r"[A-Za-z0-9_.-]+", pid):
+                    c.problem(("passages", pid), "passage ids are letters, digits, '-', '_' and '.'")
+                    continue
+                text = c.text(("passages", pid), text, max_len=5000)
+                if text:
+                    passages[pid] = text
+        values = {}
+        if "values" in data:
+            raw = c.mapping(("values",), data["values"], allowed=set(data["values"] or {}))
+            for name, spec in raw.items():
+                value = _value(c, name, spec)
+                if value:
+                    values[name] = value
+            if values and grade == "unarchived":
+                c.problem(("values",), "an unarchived source cannot supply values: nothing checks them")
+        notes = c.text(("notes",), data.get("notes"), required=False, max_len=5000)
+        safetensors = data.get("safetensors")
+        if safetensors is not None and not isinstance(safetensors, dict):
+            c.problem(("safetensors",), "expected a mapping")
+        if c.problems:
+            return None, c.problems
+        return cls(id=source_id, file=doc.file, line=doc.line(), title=title, grade=grade, publisher=publisher,
+                   date=date, url=url, hub=hub, retrieved=retrieved, snapshot=snapshot, format=fmt,
+                   values=values, passages=passages, notes=notes, safetensors=safetensors,
+                   lines=dict(doc.lines)), []
+
+
+def _value(c: Checker, name, spec) -> Value | None:
+    path = ("values", name)
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", str(name)):
+        c.problem(path, "value names are letters, digits, '-', '_' and '.'")
+        return None
+    data = c.mapping(path, spec, allowed={"value", "passage"}, required={"value", "passage"})
+    raw = data.get("value")
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        raw = str(raw)
+    text = c.text(path + ("value",), raw, max_len=200)
+    passage = c.text(path + ("passage",), data.get("passage"), max_len=5000)
+    if text is None or passage is None:
+        return None
+    try:
+        figure = read_figure(text)
+        units.parse_unit(figure.unit)
+    except LedgerError as exc:
+        c.problem(path + ("value",), str(exc))
+        return None
+    if not _number_in(figure.number, passage):
+        c.problem(path + ("passage",), f"the passage does not state the number {figure.number}")
+        return None
+    return Value(name=name, text=text, value=figure.value, unit=figure.unit, passage=passage)
+
+
+def _number_in(number: str, passage: str) -> bool:
+    plain = number.replace(",", "")
+    for candidate in re.findall(r"\d[\d,]*(?:\.\d+)?", normalise(passage)):
+        if candidate.replace(",", "") == plain:
+            return True
+    return False
+
+
+_TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
+                             "\u2014": "-", "\u2212": "-", "\u00a0": " ", "\u2026": "..."})
+
+
+def normalise(text: str) -> str:
+    """Text as compared for passages: NFKC, plain quotes and dashes, single spaces."""
+    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Snapshot:
+    """An archived copy's bytes, checked against its name, with the text used for passages."""
+
+    name: str
+    raw: bytes
+    text: str
+    normalised: str
+    parsed: object = None
+
+    @classmethod
+    def read(cls, name: str, raw: bytes, fmt: str) -> Snapshot:
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest != name.split(".", 1)[0]:
+            raise LedgerError(f"snapshot {name} does not match its sha256 (the bytes hash to {digest})")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LedgerError(f"snapshot {name} is not UTF-8 text") from None
+        parsed = None
+        if fmt == "json":
+            try:
+                parsed = json.loads(text, parse_float=str, parse_int=str)
+            except ValueError as exc:
+                raise LedgerError(f"snapshot {name} is not valid JSON: {exc}") from None
+        return cls(name=name, raw=raw, text=text, normalised=normalise(text), parsed=parsed)
+
+    def has_passage(self, passage: str) -> bool:
+        return normalise(passage) in self.normalised
+
+    def lookup(self, key: str) -> str:
+        """The value of ``key`` as printed in the snapshot (dotted path for JSON)."""
+        if self.parsed is not None:
+            node = self.parsed
+            for part in key.split("."):
+                if isinstance(node, dict) and part in node:
+                    node = node[part]
+                elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                    node = node[int(part)]
+                else:
+                    raise LedgerError(f"key {key!r} is not in snapshot {self.name}")
+            if isinstance(node, (dict, list)) or node is None or isinstance(node, bool):
+                raise LedgerError(f"key {key!r} in snapshot {self.name} is not a number")
+            return str(node)
+        found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', self.text))
+        if not found:
+            raise LedgerError(f"key {key!r} is not in snapshot {self.name}")
+        if len(found) > 1:
+            raise LedgerError(f"key {key!r} has several values in snapshot {self.name}: {', '.join(sorted(found))}")
+        return found.pop()
+
+
+def number_value(printed: str) -> Fraction:
+    try:
+        return Fraction(printed)
+    except (ValueError, ZeroDivisionError):
+        raise LedgerError(f"{printed!r} is not a number") from None

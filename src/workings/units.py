@@ -1,0 +1,119 @@
+"""The unit registry and unit helpers.
+
+One registry for the whole process, built from ``units.txt`` beside this file with exact
+``Fraction`` magnitudes. Parsing a unit string is cached: a ledger names the same few units
+thousands of times.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from fractions import Fraction
+from importlib import resources
+
+import pint
+
+from .errors import UnitError
+
+# "KB" is printed often and means kB (1000 B) or KiB (1024 B) depending on the author.
+AMBIGUOUS_PREFIX = {"K": ("k", "Ki")}
+# Names that may be printed with an SI prefix and read by an author as IEC, or the reverse.
+SI_TO_IEC = {"k": "Ki", "M": "Mi", "G": "Gi", "T": "Ti", "P": "Pi"}
+IEC_TO_SI = {v: k for k, v in SI_TO_IEC.items()}
+_PREFIXED_BYTES = re.compile(r"(?<![A-Za-z])(Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P)(B|bit)(?![A-Za-z])")
+
+
+@functools.cache
+def registry() -> pint.UnitRegistry:
+    text = resources.files("workings").joinpath("units.txt").read_text(encoding="utf-8")
+    reg = pint.UnitRegistry(None, non_int_type=Fraction, cache_folder=None, autoconvert_offset_to_baseunit=False)
+    reg.load_definitions(text.splitlines())
+    reg.define("Mtoken = 1000000 * token")
+    return reg
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_unit(text: str):
+    """The pint unit for ``text`` (``"B/token"``, ``"GiB"``, ``""`` for a pure number)."""
+    text = text.strip()
+    if not text:
+        return registry().dimensionless
+    if has_ambiguous_prefix(text):
+        raise UnitError(f"unit {text!r} is ambiguous: 'KB' may mean kB (1000 B) or KiB (1024 B)")
+    try:
+        unit = registry().parse_units(text)
+    except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError, AttributeError,
+            TypeError, ValueError, SyntaxError) as exc:
+        raise UnitError(f"unknown unit {text!r}") from exc
+    return unit
+
+
+def has_ambiguous_prefix(text: str) -> bool:
+    return any(m.group(1) in AMBIGUOUS_PREFIX for m in _PREFIXED_BYTES.finditer(text))
+
+
+def readings(text: str) -> list[str]:
+    """The unit strings a printed unit could stand for: ``KB`` gives ``kB`` and ``KiB``."""
+    if not has_ambiguous_prefix(text):
+        return [text]
+    out = []
+    for i in range(2):
+        out.append(_PREFIXED_BYTES.sub(
+            lambda m: (AMBIGUOUS_PREFIX[m.group(1)][i] if m.group(1) in AMBIGUOUS_PREFIX else m.group(1)) + m.group(2),
+            text))
+    return out
+
+
+def other_reading(text: str) -> str | None:
+    """The same unit with SI and IEC byte prefixes swapped (``GB`` -> ``GiB``), or None."""
+    swapped = _PREFIXED_BYTES.sub(
+        lambda m: (SI_TO_IEC.get(m.group(1)) or IEC_TO_SI.get(m.group(1)) or m.group(1)) + m.group(2), text)
+    return swapped if swapped != text else None
+
+
+def quantity(magnitude, unit_text: str = ""):
+    return registry().Quantity(Fraction(magnitude), parse_unit(unit_text))
+
+
+def dimensionless(magnitude):
+    return registry().Quantity(Fraction(magnitude), registry().dimensionless)
+
+
+def is_quantity(value) -> bool:
+    return isinstance(value, registry().Quantity)
+
+
+def same_dimension(a, b) -> bool:
+    return a.dimensionality == b.dimensionality
+
+
+def convert(value, unit_text: str) -> Fraction:
+    """``value`` expressed in ``unit_text``, as an exact fraction; UnitError on a dimension mismatch."""
+    try:
+        return Fraction(value.to(parse_unit(unit_text)).magnitude)
+    except pint.errors.DimensionalityError as exc:
+        raise UnitError(
+            f"{unit_label(value)} cannot be compared with {unit_text or 'a pure number'}"
+            f" ({describe_dimension(value.dimensionality)} vs "
+            f"{describe_dimension(parse_unit(unit_text).dimensionality)})") from exc
+
+
+def simplify(value):
+    """Reduce a quantity for display: a ratio of like units (GiB/GB) becomes a pure number."""
+    if value.dimensionless:
+        return value.to(registry().dimensionless)
+    return value
+
+
+def unit_label(value) -> str:
+    """A short unit string for display: ``B/token``, ``GiB``; empty for a pure number."""
+    unit = simplify(value).units
+    if unit == registry().dimensionless:
+        return ""
+    return f"{unit:~}".replace(" ", "").replace("**", "^")
+
+
+def describe_dimension(dims) -> str:
+    text = str(dims).replace("[", "").replace("]", "")
+    return text if text != "dimensionless" else "a pure number"

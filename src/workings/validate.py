@@ -1,0 +1,75 @@
+"""Collecting problems while reading a plain mapping, each with its file, line and key."""
+
+from __future__ import annotations
+
+from .errors import Problem
+from .yamlio import Document
+
+_YAML11_HINT = " (YAML read it as {kind}; put the value in quotes)"
+
+
+class Checker:
+    """Reads keys from a Document's data and collects every problem with its place."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.problems: list[Problem] = []
+
+    def problem(self, path: tuple, message: str) -> None:
+        key = ".".join(str(p) for p in path)
+        self.problems.append(Problem(file=self.doc.file, line=self.doc.line(*path), key=key, message=message))
+
+    def mapping(self, path: tuple, value, *, allowed: set[str], required: set[str] = frozenset()) -> dict:
+        if not isinstance(value, dict):
+            what = "an empty value" if value is None else f"a {type(value).__name__}"
+            self.problem(path, f"expected a mapping of keys, got {what}")
+            return {}
+        for key in value:
+            if not isinstance(key, str):
+                self.problem(path, f"keys must be text, got {key!r}")
+            elif key not in allowed:
+                self.problem(path + (key,), f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+        for key in sorted(required - set(value)):
+            self.problem(path, f"missing required key {key!r}")
+        return {k: v for k, v in value.items() if isinstance(k, str) and k in allowed}
+
+    def text(self, path: tuple, value, *, required: bool = True, max_len: int = 10_000) -> str | None:
+        if value is None:
+            if required:
+                self.problem(path, "expected text, got nothing")
+            return None
+        if not isinstance(value, str):
+            kind = "a boolean" if isinstance(value, bool) else f"the number {value!r}" if isinstance(value, (int, float)) else f"a {type(value).__name__}"
+            self.problem(path, "expected text" + _YAML11_HINT.format(kind=kind))
+            return None
+        if len(value) > max_len:
+            self.problem(path, f"text is longer than {max_len:,} characters")
+            return None
+        if not value.strip() and required:
+            self.problem(path, "expected text, got an empty string")
+            return None
+        return value
+
+    def choice(self, path: tuple, value, options: tuple[str, ...], *, required: bool = True) -> str | None:
+        text = self.text(path, value, required=required)
+        if text is not None and text not in options:
+            self.problem(path, f"expected one of {', '.join(options)}; got {text!r}")
+            return None
+        return text
+
+    def url(self, path: tuple, value, *, required: bool = False) -> str | None:
+        text = self.text(path, value, required=required)
+        if text is not None and not is_http_url(text):
+            self.problem(path, f"expected an http(s) URL; got {text!r}")
+            return None
+        return text
+
+
+def is_http_url(text: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and not any(c.isspace() for c in text)
