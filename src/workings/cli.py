@@ -91,3 +91,46 @@ def schema() -> None:
     from .schema import claim_schema
 
     click.echo(json.dumps(claim_schema(), indent=2, sort_keys=True))
+
+
+@main.command(epilog="Exit codes: 0 every measurement agrees with its estimate, 1 one does not, "
+              "2 the input could not be used (or torch is missing: pip install 'workings[probe]').")
+@click.argument("claim_ids", metavar="[CLAIM]...", nargs=-1)
+@root_option
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True,
+              help="Where to build the cache. A cpu run is never recorded as a GPU measurement.")
+@click.option("--budget", default=None, metavar="SIZE",
+              help="fit on cpu: the memory budget searched against, e.g. '80 GiB' [default: the claim's memory].")
+@click.option("--replace", is_flag=True, help="Overwrite a different measurement file of the same claim, device and day.")
+def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | None, replace: bool) -> None:
+    """Measure CLAIMs (default: every claim with a probe: key) on real torch tensors.
+
+    Writes ledger/measurements/<claim>--<device>--<date>.yaml with the result, the raw samples,
+    the device and the software versions, and this command."""
+    import shlex
+
+    try:
+        from .probe.run import budget_bytes, probe_claims
+    except ImportError as exc:  # torch is the probe extra; verify and render never need it
+        click.echo(f"error: workings probe needs torch ({exc.name}): pip install 'workings[probe]'", err=True)
+        sys.exit(2)
+    ids = [c.removesuffix(".yaml").removeprefix("claims/") for c in claim_ids]
+    words = ["workings", "probe", *ids] + (["--root", str(root)] if root != Path(".") else [])
+    words += ["--device", device] + (["--budget", budget] if budget else []) + (["--replace"] if replace else [])
+    try:
+        outcomes = probe_claims(root, ids, device=device, budget=budget_bytes(budget) if budget else None,
+                                command=shlex.join(words), replace=replace)
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    codes = {0}
+    for outcome in outcomes:
+        if isinstance(outcome, LedgerError):
+            click.echo(f"error: {outcome}", err=True)
+            codes.add(2)
+            continue
+        m, agreement = outcome.measurement, outcome.measurement.agreement()
+        codes.add(0 if agreement.holds else 1)
+        click.echo(f"{m.claim}: {m.probe} on {m.device.label}: measured {m.result}, "
+                   f"estimate {m.estimate}: {agreement.text}\n  wrote {outcome.path}")
+    sys.exit(max(codes))

@@ -12,15 +12,14 @@ measurement is decided by that type alone, and the type is tied to the rest of t
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
 import yaml
 
+from . import atomic
 from .errors import LedgerError, Problem
 from .yamlio import Document, YamlError, load
 
@@ -253,6 +252,63 @@ class Measurement:
         }
 
 
+@dataclass(frozen=True, kw_only=True)
+class Beside:
+    """A measurement as verify and the ledger page show it, beside the claim's estimate."""
+
+    file: str
+    probe: str
+    measures: str
+    device_type: str
+    device: str  # "GPU (NVIDIA H100 80GB HBM3)" or "CPU (not a GPU measurement)"
+    is_gpu: bool
+    result: str
+    estimate: str
+    relation: str
+    holds: bool
+    agreement: str
+    stale: str | None  # set when the claim now computes a different estimate than the probe compared with
+    date: str
+    command: str
+    software: dict
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in (
+            "file", "probe", "measures", "device_type", "device", "is_gpu", "result", "estimate", "relation",
+            "holds", "agreement", "stale", "date", "command", "software")}
+
+
+def beside(measurement: Measurement, claim_result=None) -> Beside:
+    """The view of ``measurement`` for a report; ``claim_result`` (a report ClaimResult) checks staleness.
+
+    A fit's estimate is the bound for the device it ran on, which the claim (written for another
+    device) does not compute, so only equal-relation probes are checked for staleness.
+    """
+    agreement = measurement.agreement()
+    stale = None
+    if claim_result is not None and measurement.relation == "equal":
+        step = next((s for s in getattr(claim_result, "steps", ()) if s.name == measurement.measures), None)
+        if step is None or step.result is None:
+            stale = f"the claim no longer computes {measurement.measures!r}"
+        else:
+            from . import units  # pint only; still no torch
+
+            try:
+                now = units.convert(units.quantity(step.result.value, step.result.unit), measurement.estimate.unit)
+            except LedgerError:
+                now = None
+            if now != measurement.estimate.value:
+                stale = (f"the claim now computes {step.result.display}; this measurement was compared with "
+                         f"{measurement.estimate}: run the probe again")
+    return Beside(file=f"{MEASUREMENTS_DIR}/{measurement.filename}", probe=measurement.probe,
+                  measures=measurement.measures, device_type=measurement.device.type,
+                  device=measurement.device.label, is_gpu=measurement.device.is_gpu,
+                  result=str(measurement.result), estimate=str(measurement.estimate),
+                  relation=measurement.relation, holds=agreement.holds and stale is None,
+                  agreement=agreement.text, stale=stale, date=measurement.date, command=measurement.command,
+                  software=measurement.software.to_dict())
+
+
 def dump(measurement: Measurement) -> bytes:
     """The file's bytes: sorted keys, block style, UTF-8, so the same result gives the same bytes."""
     text = yaml.safe_dump(measurement.to_dict(), sort_keys=True, default_flow_style=False,
@@ -268,21 +324,23 @@ def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Pat
     path = Path(root) / MEASUREMENTS_DIR / measurement.filename
     raw = dump(measurement)
     if path.exists() and not replace:
-        if path.read_bytes() == raw:
-            return path
+        if _same_but_command(path.read_bytes(), measurement):
+            return path  # the same measurement, taken by another spelling of the command: keep it
         raise MeasurementError("", f"{path} exists with a different measurement; "
                                "pass --replace to overwrite it, or remove it first")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".part")  # not *.yaml: never loaded half-written
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic.write_bytes(path, raw)
     return path
+
+
+def _same_but_command(raw: bytes, measurement: Measurement) -> bool:
+    try:
+        data = load(raw, "existing").data
+        if not isinstance(data, dict):
+            return False
+        data["command"] = measurement.command
+        return Measurement.from_dict(data) == measurement
+    except LedgerError:
+        return False
 
 
 def load_measurement(doc: Document) -> tuple[Measurement | None, list[Problem]]:

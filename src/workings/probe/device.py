@@ -10,15 +10,19 @@ import subprocess
 import torch
 
 from ..measurements import Device, Software
+from .spec import ProbeError
 
 
 def resolve(device: str) -> torch.device:
     """``cpu`` or ``cuda`` (``cuda:N``); refuses cuda where torch sees no GPU, rather than falling back."""
-    dev = torch.device(device)
+    try:
+        dev = torch.device(device)
+    except RuntimeError as exc:
+        raise ProbeError(f"device must be cpu or cuda, got {device!r}") from exc
     if dev.type not in ("cpu", "cuda"):
-        raise ValueError(f"device must be cpu or cuda, got {device!r}")
+        raise ProbeError(f"device must be cpu or cuda, got {device!r}")
     if dev.type == "cuda" and not torch.cuda.is_available():
-        raise RuntimeError("--device cuda: torch sees no CUDA GPU here "
+        raise ProbeError("--device cuda: torch sees no CUDA GPU here "
                            f"(torch {torch.__version__}, CUDA {torch.version.cuda})")
     return dev
 
@@ -65,11 +69,11 @@ def describe(dev: torch.device, *, allocator: str | None = None,
     if dev.type == "cuda":
         index = dev.index if dev.index is not None else torch.cuda.current_device()
         props = torch.cuda.get_device_properties(index)
-        device = Device(type="cuda", name=props.name, memory_bytes=int(props.total_memory),
+        device = Device(type="cuda", name=str(props.name), memory_bytes=int(props.total_memory),
                         allocator="cuda-caching")
-        software = Software(torch=torch.__version__, python=python, cuda=torch.version.cuda,
+        software = Software(torch=str(torch.__version__), python=python, cuda=str(torch.version.cuda),
                             driver=driver_version())
         return device, software
     device = Device(type="cpu", name=_cpu_name(), memory_bytes=memory_bytes or _cpu_memory(),
                     allocator=allocator or "storage")
-    return device, Software(torch=torch.__version__, python=python)
+    return device, Software(torch=str(torch.__version__), python=python)

@@ -30,6 +30,10 @@ _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 _CLAIM_REF = re.compile(r"^claim:(?P<claim>[a-z0-9][a-z0-9._/-]*)#(?P<name>[A-Za-z][A-Za-z0-9_]{0,63})$")
 
 
+class ProbeError(LedgerError):
+    """A claim that cannot be probed as asked, or a probe that cannot run here."""
+
+
 class ProbeSpecError(LedgerError):
     """A ``probe:`` mapping that cannot be used; ``key`` is its place under ``probe``."""
 
