@@ -134,3 +134,28 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
         click.echo(f"{m.claim}: {m.probe} on {m.device.label}: measured {m.result}, "
                    f"estimate {m.estimate}: {agreement.text}\n  wrote {outcome.path}")
     sys.exit(max(codes))
+
+
+@main.command(epilog="Exit codes: 0 nothing moved, 1 a claim moved to drift or error, a quoted passage "
+              "vanished, or a change could not be applied, 2 the input could not be used, 3 some sources "
+              "could not be reached (and nothing else went wrong).")
+@click.argument("source_ids", metavar="[SOURCE]...", nargs=-1)
+@root_option
+@click.option("--check", is_flag=True, help="Report what changed and which claims would move; write nothing.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+              help="Seconds to wait for each request.")
+@click.option("--jobs", type=click.IntRange(1, 16), default=4, show_default=True, help="Requests in flight at once.")
+def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float, jobs: int) -> None:
+    """Fetch sources again: Hub files with huggingface_hub (HF_ENDPOINT is honoured), pages with requests.
+
+    For each source: unchanged, changed (the keys and passages, old and new, and the claims that read
+    them) or unreachable (why). Changes are archived as new snapshots, atomically; a change that would
+    break the ledger is reported and not applied. The only command that touches the network."""
+    from .refresh.command import run  # requests and huggingface_hub load only here
+
+    try:
+        code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs)
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    sys.exit(code)

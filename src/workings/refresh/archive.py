@@ -163,41 +163,29 @@ def _set_top_level(text: str, key: str, value: object) -> str:
     if key not in entries:
         return _insert(text, entries, key, value)
     key_node, value_node = entries[key]
-    start, end = value_node.start_mark.index, value_node.end_mark.index
+    start, end = value_node.start_mark.index, _content_end(text, value_node.end_mark.index)
     if isinstance(value_node, yaml.ScalarNode) or value_node.flow_style:
-        if isinstance(value_node, yaml.ScalarNode) and value_node.style in (">", "|"):
-            end = _block_scalar_end(text, start, end)
         return text[:start] + dump_flow(value) + text[end:]
-    # A block mapping or sequence: its lines run from the key to the end of its last value.
+    # A block mapping or sequence runs from the key's line to the end of its last value.
     last = value_node.value[-1] if value_node.value else None
-    last_node = last[1] if isinstance(last, tuple) else last
-    block_end = last_node.end_mark.index if last_node is not None else end
-    block_end = _block_scalar_end(text, block_end, block_end)
-    body = text[start:block_end]
-    comments = [line.strip() for line in body.splitlines() if line.strip().startswith("#")]
+    if last is not None:
+        end = _content_end(text, (last[1] if isinstance(last, tuple) else last).end_mark.index)
     line_start = text.rfind("\n", 0, key_node.start_mark.index) + 1
-    head = "".join(f"{comment}\n" for comment in comments)
-    between = text[key_node.end_mark.index:start]
-    colon_and_comment = between.rstrip()  # ":" and any comment on the key's own line
-    lead = text[line_start:key_node.start_mark.index]
-    replaced = f"{lead}{key}{colon_and_comment} {dump_flow(value)}"
-    if "#" in colon_and_comment:  # keep the comment, after the new value
-        colon, _, comment = colon_and_comment.partition("#")
-        replaced = f"{lead}{key}{colon.rstrip()} {dump_flow(value)}  #{comment}"
-    return text[:line_start] + head + replaced + "\n" + text[block_end:].lstrip("\n") if False else (
-        text[:line_start] + head + replaced + _after_block(text, block_end)
-    )
+    key_line_end = text.find("\n", key_node.end_mark.index)
+    _, hash_, key_comment = text[key_node.end_mark.index : key_line_end].partition("#")
+    inner = text[key_line_end + 1 : end].splitlines()
+    comments = "".join(f"{line.strip()}\n" for line in inner if line.strip().startswith("#"))
+    indent = text[line_start : key_node.start_mark.index]
+    line = f"{indent}{key}: {dump_flow(value)}" + (f"  #{key_comment.rstrip()}" if hash_ else "")
+    return text[:line_start] + comments + line + text[end:]
 
 
-def _after_block(text: str, block_end: int) -> str:
-    """The rest of the text after a block value, starting at the newline that ends its last line."""
-    newline = text.find("\n", block_end if block_end == 0 or text[block_end - 1] != "\n" else block_end - 1)
-    return text[newline:] if newline != -1 else "\n"
+def _content_end(text: str, end: int) -> int:
+    """Back from a node's end mark to the end of its last line of content.
 
-
-def _block_scalar_end(text: str, start: int, end: int) -> int:
-    """PyYAML ends a folded or literal scalar after its trailing line break; stop before it."""
-    while end > start and text[end - 1] in "\n":
+    PyYAML ends a block scalar, and a block mapping, after the line breaks that follow it.
+    """
+    while end > 0 and text[end - 1] in " \t\r\n":
         end -= 1
     return end
 
@@ -207,9 +195,7 @@ def _insert(text: str, entries: Mapping[str, tuple], key: str, value: object) ->
     for anchor in _INSERT_AFTER.get(key, ()):
         if anchor in entries:
             anchor_value = entries[anchor][1]
-            end = _block_scalar_end(text, 0, anchor_value.end_mark.index)
-            if isinstance(anchor_value, yaml.MappingNode) and not anchor_value.flow_style and anchor_value.value:
-                end = _block_scalar_end(text, 0, anchor_value.value[-1][1].end_mark.index)
+            end = _content_end(text, anchor_value.end_mark.index)
             newline = text.find("\n", end)
             if newline == -1:
                 return text + "\n" + line

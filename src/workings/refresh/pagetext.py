@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import codecs
 import re
-import unicodedata
 from html.parser import HTMLParser
+
+from workings.sources import normalise
 
 # Elements whose content is not text a reader sees.
 _HIDDEN = frozenset({"script", "style", "noscript", "template", "svg", "head"})
@@ -23,16 +24,6 @@ _BLOCK = frozenset(
     }
 )  # fmt: skip
 
-# Typography that differs between a page and the same sentence quoted elsewhere.
-_TYPOGRAPHY = str.maketrans(
-    {
-        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-        "\u00a0": " ", "\u202f": " ", "\u2009": " ", "\u200a": " ",
-        "\u00ad": None, "\u200b": None, "\u200c": None, "\u200d": None, "\ufeff": None,
-    }
-)  # fmt: skip
 _SPACE = re.compile(r"\s+")
 
 
@@ -106,16 +97,7 @@ def page_text(data: bytes, content_type: str) -> bytes:
     return text.encode("utf-8")
 
 
-def normalise(text: str) -> str:
-    """Text compared for passages: NFKC, straight quotes, one kind of dash, single spaces.
-
-    NFKC folds ligatures and full-width forms; the table above folds what NFKC leaves alone (curly
-    quotes, en and em dashes, the minus sign, no-break and thin spaces, soft hyphens).
-    """
-    folded = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY)
-    return _SPACE.sub(" ", folded).strip()
-
-
 def occurs(passage: str, text: str) -> bool:
-    """Whether a passage occurs in a text, after normalising both (see `normalise`)."""
+    """Whether a passage occurs in a text, by the loader's rule (`workings.sources.normalise`: NFKC,
+    plain quotes and dashes, runs of whitespace as one space), so refresh and verify agree."""
     return normalise(passage) in normalise(text)

@@ -1,0 +1,5 @@
+"""`workings refresh`: the one command that touches the network (see docs/refresh.md).
+
+Importing this package imports nothing heavy; `workings.refresh.refresh` (requests) and
+`workings.refresh.hub` (huggingface_hub) load only when a refresh runs.
+"""

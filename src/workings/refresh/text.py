@@ -1,0 +1,78 @@
+"""The terminal report of a refresh: one block per source, then the claims that moved."""
+
+from __future__ import annotations
+
+from workings.refresh.refresh import RefreshResult, SourceChange
+
+MAX_UNUSED_KEYS = 8  # changed keys no claim reads, listed before "... and N more"
+
+
+def _short(snapshot: str | None) -> str:
+    return f"{snapshot[:12]}…{snapshot[snapshot.rfind('.'):]}" if snapshot else "(none)"
+
+
+def _value(value: str | None) -> str:
+    return "(absent)" if value is None else value
+
+
+def _source_lines(change: SourceChange, check: bool) -> list[str]:
+    head = f"{change.source}: {change.status}"
+    if change.status == "unreachable":
+        return [f"{head}: {change.reason}"]
+    if change.status == "skipped":
+        return [f"{head} ({change.reason})"]
+    where = change.fetched_from + (f" (commit {change.commit[:12]})" if change.commit else "")
+    if change.status == "unchanged":
+        return [f"{head}: {where}"]
+    lines = [f"{head}: {where}"]
+    if change.grade_after != change.grade_before:
+        lines.append(f"  grade: {change.grade_before} -> {change.grade_after}")
+    if change.new_snapshot != change.old_snapshot:
+        lines.append(f"  snapshot: {_short(change.old_snapshot)} -> {_short(change.new_snapshot)}")
+    used = [k for k in change.diff.keys if k.claims]
+    unused = [k for k in change.diff.keys if not k.claims]
+    for key in used:
+        lines.append(f"  {key.key}: {_value(key.old)} -> {_value(key.new)} (read by {', '.join(key.claims)})")
+    for key in unused[:MAX_UNUSED_KEYS]:
+        lines.append(f"  {key.key}: {_value(key.old)} -> {_value(key.new)} (no claim reads it)")
+    if len(unused) > MAX_UNUSED_KEYS:
+        lines.append(f"  ... and {len(unused) - MAX_UNUSED_KEYS} more keys that no claim reads")
+    for gone in change.diff.vanished:
+        quoted = f" (relied on by {', '.join(gone.claims)})" if gone.claims else ""
+        lines.append(f"  passage no longer found, {gone.where}: \"{gone.text}\"{quoted}")
+    if change.parameters:
+        counts = ", ".join(f"{dtype} {count:,}" for dtype, count in change.parameters.items())
+        lines.append(f"  safetensors parameters: {counts}")
+    if change.blocked:
+        lines.append(f"  not applied: {change.reason}; the source keeps its snapshot")
+    elif change.applied:
+        lines.append("  archived")
+    elif check:
+        lines.append("  would be archived (--check: nothing written)")
+    return lines
+
+
+def render(result: RefreshResult) -> str:
+    lines: list[str] = []
+    for change in result.sources:
+        lines.extend(_source_lines(change, result.check))
+    if result.moved:
+        lines.append("")
+        lines.append("Claims that move" + (" if the changes are archived:" if result.check else ":"))
+        for moved in result.moved:
+            lines.append(f"  {moved.claim}: {moved.before} -> {moved.after}")
+    counts: dict[str, int] = {}
+    for change in result.sources:
+        counts[change.status] = counts.get(change.status, 0) + 1
+    lines.append("")
+    order = ("changed", "unchanged", "unreachable", "skipped")
+    lines.append("Sources: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in order) + ".")
+    if result.removed_snapshots:
+        lines.append(f"Removed {len(result.removed_snapshots)} snapshots no source refers to any more.")
+    if any(change.status == "unreachable" for change in result.sources):
+        lines.append("Unreachable sources keep their archived snapshots, untouched.")
+    if result.nothing_reached:
+        lines.append("Nothing could be reached (is this machine offline?): no source was changed.")
+    elif result.check:
+        lines.append("--check: nothing was written.")
+    return "\n".join(lines) + "\n"
