@@ -123,7 +123,7 @@ def _looks_like_heading(block: list[tuple[int, str]]) -> bool:
         return False
     line = block[0][1].strip()
     words = _WORD.findall(line)
-    if len(words) > 15 or _LIST_MARKER.match(line):
+    if len(words) > 15 or _LIST_MARKER.match(line) or any(c in line for c in "=×÷"):
         return False
     if not _TERMINAL.search(line):
         return True

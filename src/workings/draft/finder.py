@@ -1,0 +1,229 @@
+"""Find every figure in a draft: its line, the text as printed, an exact value, the unit in the
+ledger's unit names, and the qualifier ("about", "more than") it was printed with.
+
+A figure is a number with what it counts: "196,608 bytes per token", "198.6 GB", "6.7 times",
+"more than 90%", "$0.003 per million tokens", "2.8-trillion-parameter", "552B", "a quarter",
+"halves", "one four-hundred-and-thirty-seventh". Bare numbers in prose ("48 layers", "the other 24")
+are figures too, of kind ``count``; number words are figures only with a unit or as a fraction or
+multiplier ("one chat" is not a figure, "four times" is). What is not a figure is set aside with a
+reason (see ``setaside``). Equations are found by ``equations`` and listed beside the figures.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from . import equations, setaside
+from .text import Paragraph, is_markdown, paragraphs, sentence_at, sentences
+from .unitwords import read_unit, scale_of
+from .words import WordNumber, number_at, split_words
+
+DIGITS = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?+(?!\d|[,.]\d)")
+_QUALIFIER = re.compile(
+    r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over|over"
+    r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+"
+    r"|(~|≈)\s*+)$")
+_QUALIFIER_NAMES = {"around": "about", "roughly": "about", "approximately": "about", "approx.": "about",
+                    "some": "about", "~": "about", "≈": "about", "almost": "nearly", "just under": "nearly",
+                    "over": "more than", "above": "more than", "just over": "more than",
+                    "fewer than": "less than", "under": "less than", "below": "less than", "up to": "at most"}
+_FROM = re.compile(r"(?i:\bfrom\s++(?:about\s++|around\s++|roughly\s++)?+\$?)$")
+_BETWEEN = re.compile(r"(?i:\bbetween\s++\$?)$")
+_RANGE = re.compile(r"\s*+(?:to|or|–|—|-)\s*+(?=\$?\d|[A-Za-z])")
+_RANGE_AND = re.compile(r"\s++and\s++(?=\$?\d|[A-Za-z])")
+_FORMULA = re.compile(r"[×÷*]\s*+[A-Za-z]|[A-Za-z]\s*+[×÷]")
+_HALF = re.compile(r"(?i:\b(?:in|by)\s++)$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure:
+    """A figure as printed. ``value`` is exact, in ``unit`` (a ledger unit expression such as
+    ``B/token``, ``GiB``, ``USD/Mtoken``, ``percent``; empty for a pure number). A range
+    ("500 to 2,500") has ``upper``. ``step`` is the resolution printed (0.1 for "198.6"), None for
+    words, which are exact. ``inverse``: "437 times smaller" reads as 1/437."""
+
+    line: int
+    column: int
+    text: str
+    number: str
+    value: Fraction
+    unit: str = ""
+    kind: str = "count"  # quantity | ratio | count
+    upper: Fraction | None = None
+    qualifier: str | None = None
+    inverse: bool = False
+    step: Fraction | None = None
+    sentence: str = ""
+    heading: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetAside:
+    line: int
+    column: int
+    text: str
+    reason: str
+    sentence: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PrintedEquation:
+    line: int
+    column: int
+    text: str
+    printed: Fraction
+    computed: Fraction
+    holds: bool
+    sentence: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Found:
+    figures: tuple[Figure, ...]
+    equations: tuple[PrintedEquation, ...]
+    set_aside: tuple[SetAside, ...]
+
+
+def find_figures(text: str, *, markdown: bool = False) -> Found:
+    figures: list[Figure] = []
+    printed: list[PrintedEquation] = []
+    skipped: list[SetAside] = []
+    for paragraph in paragraphs(text, markdown=markdown):
+        _scan(paragraph, figures, printed, skipped)
+    return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped))
+
+
+def find_in_file(path) -> Found:
+    from pathlib import Path
+
+    path = Path(path)
+    return find_figures(path.read_text(encoding="utf-8"), markdown=is_markdown(path.name))
+
+
+def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEquation],
+          skipped: list[SetAside]) -> None:
+    text = paragraph.text
+    split = sentences(paragraph)
+
+    def where(offset: int) -> dict:
+        return {"line": paragraph.line_of(offset), "column": paragraph.column_of(offset),
+                "sentence": sentence_at(split, offset).text if split else ""}
+
+    spans = setaside.find(paragraph)
+    for span in spans:
+        skipped.append(SetAside(text=span.text, reason=span.reason, **where(span.start)))
+    found_equations = equations.find(paragraph)
+    for eq in found_equations:
+        printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed,
+                                       holds=eq.holds, **where(eq.start)))
+    words = split_words(text)
+    candidates: list[tuple[int, object]] = [(m.start(), m) for m in DIGITS.finditer(text)]
+    for index, word in enumerate(words):
+        if (number := number_at(words, index)) is not None:
+            candidates.append((word.start, number))
+        elif word.text == "half" and _HALF.search(text[max(0, word.start - 8):word.start]):
+            candidates.append((word.start, WordNumber(Fraction(1, 2), index, index + 1, "fraction")))
+    candidates.sort(key=lambda c: c[0])
+    consumed = 0
+    for start, candidate in candidates:
+        if start < consumed or setaside.covering(spans, start, start + 1):
+            continue
+        if any(eq.start <= start < eq.result_start for eq in found_equations):
+            continue
+        read = _read(text, candidate, words)
+        if read is None:
+            continue
+        figure_start, end, fields = read
+        info = where(start)
+        sentence = sentence_at(split, start) if split else None
+        bare = fields["kind"] == "count"
+        if bare and paragraph.heading:
+            skipped.append(SetAside(text=fields["number"], reason="heading", **info))
+        elif not fields["unit"] and sentence is not None and _FORMULA.search(sentence.text):
+            skipped.append(SetAside(text=fields["number"], reason="formula", **info))
+        else:
+            figures.append(Figure(text=text[figure_start:end].strip(), heading=paragraph.heading,
+                                  **info, **fields))
+        consumed = end
+
+
+def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
+    """Read one figure from a number candidate: qualifier and currency before it, a range, the unit
+    and any "per ..." after it. Returns (start of the figure's text, its end, Figure fields)."""
+    if isinstance(candidate, re.Match):
+        start, end = candidate.span()
+        value, step = _decimal(candidate.group())
+        kind_of_number = "digits"
+    else:
+        start, end = words[candidate.first].start, words[candidate.stop - 1].end
+        value, step, kind_of_number = candidate.value, None, candidate.kind
+    figure_start = start
+    currency = start > 0 and text[start - 1] == "$"
+    if currency:
+        figure_start -= 1
+    left = text[max(0, figure_start - 40):figure_start]
+    qualifier = None
+    if match := _QUALIFIER.search(left):
+        said = re.sub(r"\s+", " ", (match.group(1) or match.group(2)).lower())
+        qualifier = _QUALIFIER_NAMES.get(said, said)
+        figure_start -= len(match.group())
+    upper = None
+    number_end = end
+    glued = kind_of_number == "digits"
+    if not _FROM.search(left + ("$" if currency else "")) and kind_of_number in ("digits", "cardinal"):
+        pattern = _RANGE_AND if _BETWEEN.search(text[max(0, start - 12):start]) else _RANGE
+        if (joint := pattern.match(text, end)) and (second := _number_at(text, joint.end(), words)):
+            if read_unit(text, end, glued=glued).unit == "" and second[0] > value:
+                upper, step_hi, number_end = second
+                step = step_hi if step is None or (step_hi and step_hi < step) else step
+    unit = read_unit(text, number_end, glued=glued and upper is None, currency=currency)
+    if kind_of_number == "cardinal" and (value == 1 and upper is None or not unit.unit and unit.kind == "count"):
+        return None  # "one chat", "two caches": counting words, not figures
+    scale = scale_of(unit)
+    fields = {
+        "number": text[start:number_end],
+        "value": value * scale,
+        "upper": upper * scale if upper is not None else None,
+        "unit": unit.unit + unit.per if unit.unit else "",
+        "kind": "ratio" if kind_of_number in ("fraction", "multiplier") or unit.kind == "ratio"
+        else "quantity" if unit.unit else "count",
+        "qualifier": qualifier,
+        "inverse": unit.inverse,
+        "step": step * scale if step is not None else None,
+    }
+    return figure_start, unit.end, fields
+
+
+def _decimal(printed: str) -> tuple[Fraction, Fraction]:
+    digits = printed.replace(",", "")
+    places = len(digits.split(".", 1)[1]) if "." in digits else 0
+    return Fraction(Decimal(digits)), Fraction(1, 10**places)
+
+
+def _number_at(text: str, pos: int, words) -> tuple[Fraction, Fraction | None, int] | None:
+    """The number starting at ``pos`` (digits, or words), for the far end of a range."""
+    if pos < len(text) and text[pos] == "$":
+        pos += 1
+    if match := DIGITS.match(text, pos):
+        value, step = _decimal(match.group())
+        return value, step, match.end()
+    index = _word_index(words, pos)
+    if index < len(words) and words[index].start == pos:
+        number = number_at(words, index)
+        if number is not None and number.kind == "cardinal":
+            return number.value, None, words[number.stop - 1].end
+    return None
+
+
+def _word_index(words, pos: int) -> int:
+    low, high = 0, len(words)
+    while low < high:
+        middle = (low + high) // 2
+        if words[middle].start < pos:
+            low = middle + 1
+        else:
+            high = middle
+    return low
