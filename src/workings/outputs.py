@@ -29,12 +29,20 @@ def table(report: Report, *, only_failing: bool = False) -> str:
         shown = claim.comparison.recomputed.display if claim.comparison else (claim.result.display if claim.result else "")
         lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {claim.id}".rstrip())
         if claim.status in FAILING or claim.status == "erratum":
-            lines.append(f"{'':<9} {claim.file}:{claim.line}: {claim.reason}")
+            lines.extend(f"{'':<9} {place}" for place in _places(claim))
     for problem in report.problems:
         if not any(problem.file == c.file for c in report.claims if c.status == "error"):
             lines.append(f"ERROR     {problem}")
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
+
+
+def _places(claim) -> list[str]:
+    """Each message that explains a failing claim, as ``file:line: key: text``."""
+    shown = [m for m in claim.messages if m.kind in ("error", "drift", "erratum", "ambiguous")]
+    if not shown:
+        return [f"{claim.file}:{claim.line}: {claim.reason}"]
+    return [f"{m.file or claim.file}:{m.line or claim.line}: {m.key + ': ' if m.key else ''}{m.text}" for m in shown]
 
 
 def summary_line(report: Report) -> str:

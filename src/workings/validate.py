@@ -14,6 +14,7 @@ class Checker:
     def __init__(self, doc: Document):
         self.doc = doc
         self.problems: list[Problem] = []
+        self.missing: set[tuple] = set()  # required keys already reported as missing
 
     def problem(self, path: tuple, message: str) -> None:
         key = ".".join(str(p) for p in path)
@@ -31,11 +32,12 @@ class Checker:
                 self.problem(path + (key,), f"unknown key (expected one of: {', '.join(sorted(allowed))})")
         for key in sorted(required - set(value)):
             self.problem(path, f"missing required key {key!r}")
+            self.missing.add(path + (key,))
         return {k: v for k, v in value.items() if isinstance(k, str) and k in allowed}
 
     def text(self, path: tuple, value, *, required: bool = True, max_len: int = 10_000) -> str | None:
         if value is None:
-            if required:
+            if required and path not in self.missing:
                 self.problem(path, "expected text, got nothing")
             return None
         if not isinstance(value, str):
