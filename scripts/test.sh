@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install workings with its test and probe extras, then run the whole test suite.
+#   bash scripts/test.sh            # as in the README
+#   WORKINGS_REQUIRE_BROWSER=1 ...  # a missing Chromium fails the browser test instead of skipping it
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's chromium drives the browser test (Playwright never downloads a browser here).
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+# torch is pinned (probe extra) to the CPU build this project's machines carry; see README "Probes".
+python -m pip install -q -e '.[test,probe]'
+python -m pytest "$@"
