@@ -312,7 +312,7 @@ def beside(measurement: Measurement, claim_result=None) -> Beside:
 def dump(measurement: Measurement) -> bytes:
     """The file's bytes: sorted keys, block style, UTF-8, so the same result gives the same bytes."""
     text = yaml.safe_dump(measurement.to_dict(), sort_keys=True, default_flow_style=False,
-                          allow_unicode=True, width=100)
+                          allow_unicode=True, width=4096)  # long commands stay on one line
     return text.encode("utf-8")
 
 

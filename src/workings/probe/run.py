@@ -102,20 +102,53 @@ def _bound_for_memory(claim, values: dict, memory_input: str, memory_bytes: int,
     return units.convert(env[step], "token")
 
 
+# A per-token claim with these names is the standard-attention formula; its value_bytes picks the dtype.
+_KV_NAMES = ("layers", "kv_heads", "head_dim")
+_DTYPE_BY_BYTES = {2: "bfloat16", 4: "float32"}
+
+
+def _spec(claim, claims: _Claims) -> ProbeSpec:
+    """The claim's ``probe:``, or, without one, kv-bytes for a standard-attention per-token claim."""
+    if claim.probe:
+        try:
+            return ProbeSpec.from_dict(claim.probe)
+        except ProbeSpecError as exc:
+            key = f"probe.{exc.key}" if exc.key else "probe"
+            line = claim.line_of("probe", exc.key) if exc.key else claim.line_of("probe")
+            raise ProbeError(f"{claim.file}:{line}: {key}: {exc}") from None
+    values = claims.values(claim.id)
+    per_token = units.quantity(1, "B/token")
+    result = values.get(claim.compute[-1].name) if claim.compute else None
+    value_bytes = values.get("value_bytes")
+    if (result is not None and units.same_dimension(result, per_token) and all(n in values for n in _KV_NAMES)
+            and value_bytes is not None and units.same_dimension(value_bytes, units.quantity(1, "B"))
+            and units.convert(value_bytes, "B") in _DTYPE_BY_BYTES):
+        dtype = _DTYPE_BY_BYTES[int(units.convert(value_bytes, "B"))]
+        spec = {"kind": "kv-bytes", "dtype": dtype, **{n: n for n in _KV_NAMES}}
+        if "heads" in values:  # query heads, where the claim has them: the decode step is then GQA
+            spec["heads"] = "heads"
+        return ProbeSpec.from_dict(spec)
+    raise ProbeError(f"claim {claim.id!r} has no probe: key, and is not a per-token claim over layers, kv_heads, "
+                     f"head_dim and value_bytes that kv-bytes could measure ({claim.file}; see docs/format.md)")
+
+
+def _probeable(claim, claims: _Claims) -> bool:
+    if claim.probe:
+        return True
+    try:
+        _spec(claim, claims)
+    except LedgerError:
+        return False
+    return True
+
+
 def probe_claim(root: Path, claim_id: str, *, device: str = "cpu", budget: int | None = None,
                 command: str | None = None, today: str | None = None, replace: bool = False,
                 claims: _Claims | None = None) -> Outcome:
     """Run the probe ``claim_id`` asks for on ``device`` and write its measurement file."""
     claims = claims or _Claims(root)
     claim = claims.claim(claim_id)
-    if not claim.probe:
-        raise ProbeError(f"claim {claim_id!r} has no probe: key ({claim.file})")
-    try:
-        spec = ProbeSpec.from_dict(claim.probe)
-    except ProbeSpecError as exc:
-        key = f"probe.{exc.key}" if exc.key else "probe"
-        raise ProbeError(f"{claim.file}:{claim.line_of('probe', exc.key) if exc.key else claim.line_of('probe')}: "
-                         f"{key}: {exc}") from None
+    spec = _spec(claim, claims)
     dev = devinfo.resolve(device)
     if budget is not None and dev.type == "cuda":
         raise ProbeError("--budget applies to cpu runs; on cuda the limit is the GPU's own memory")
@@ -188,9 +221,9 @@ def probe_claims(root: Path, claim_ids: list[str], **options) -> list[Outcome | 
     """
     devinfo.resolve(options.get("device", "cpu"))  # once, before any claim: no GPU is no GPU for all
     claims = _Claims(root)
-    ids = claim_ids or sorted(c.id for c in claims.ledger.claims.values() if c.probe)
+    ids = claim_ids or [c for c in sorted(claims.ledger.claims) if _probeable(claims.ledger.claims[c], claims)]
     if not ids:
-        raise ProbeError("no claim has a probe: key; name claims, or add probe: to a record (docs/format.md)")
+        raise ProbeError("no claim has a probe: key or is a per-token claim kv-bytes can measure; see docs/format.md")
     out: list[Outcome | ProbeError] = []
     for claim_id in ids:
         try:
