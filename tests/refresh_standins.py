@@ -213,3 +213,54 @@ def serving(kind: type[_Server]) -> Iterator[_Server]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+# Fixtures shared by the refresh tests (imported by name into each test module).
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def hf_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """huggingface_hub with no telemetry, no stored token and no proxy between it and 127.0.0.1."""
+    home = tmp_path_factory.mktemp("hf-home")
+    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
+    monkeypatch.setenv("HF_HOME", str(home))
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("NO_PROXY", LOOPBACK)
+    from huggingface_hub import constants
+
+    # huggingface_hub read HF_HOME when it was imported; point its token files at the empty home too,
+    # so that no developer's token is ever sent to a stand-in.
+    monkeypatch.setattr(constants, "HF_TOKEN_PATH", str(home / "token"))
+    monkeypatch.setattr(constants, "HF_STORED_TOKENS_PATH", str(home / "stored_tokens"))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+
+
+@pytest.fixture
+def hub(hf_env: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[StandInHub]:
+    with serving(StandInHub) as server:
+        monkeypatch.setenv("HF_ENDPOINT", server.url)
+        yield server  # type: ignore[misc]
+
+
+@pytest.fixture
+def web() -> Iterator[StandInWeb]:
+    with serving(StandInWeb) as server:
+        yield server  # type: ignore[misc]
+
+
+@pytest.fixture
+def other_web() -> Iterator[StandInWeb]:
+    with serving(StandInWeb) as server:
+        yield server  # type: ignore[misc]
+
+
+def closed_port_url() -> str:
+    """An http URL on 127.0.0.1 where nothing listens (a port bound, then released)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind((LOOPBACK, 0))
+        port = sock.getsockname()[1]
+    return f"http://{LOOPBACK}:{port}"

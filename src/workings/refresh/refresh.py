@@ -40,7 +40,8 @@ class Moved:
     """A claim whose recomputed value or status differs once the changes are applied."""
 
     claim: str
-    before: str  # status, then the recomputed value as displayed
+    printed: str  # the figure as printed (or the check)
+    before: str  # status, then the recomputed value in the printed unit
     after: str
     status_before: str
     status_after: str
@@ -309,6 +310,13 @@ def _breaks(live: dict, trial, before, after) -> dict[str, str]:
     return out
 
 
+def _shown(claim) -> str:
+    """A claim's recomputed value in the unit its figure was printed in, else as computed."""
+    if claim.comparison is not None:
+        return claim.comparison.recomputed.display
+    return claim.result.display if claim.result else "-"
+
+
 def _moved(before, after, refreshed: set[str]) -> list[Moved]:
     was = {c.id: c for c in before.claims}
     out = []
@@ -316,10 +324,10 @@ def _moved(before, after, refreshed: set[str]) -> list[Moved]:
         old = was.get(claim.id)
         if old is None:
             continue
-        old_shown = old.result.display if old.result else "-"
-        new_shown = claim.result.display if claim.result else "-"
-        if old.status != claim.status or (old.result and claim.result and old.result.value != claim.result.value):
-            out.append(Moved(claim=claim.id, before=f"{old.status} {old_shown}", after=f"{claim.status} {new_shown}",
+        value_moved = old.result and claim.result and old.result.value != claim.result.value
+        if old.status != claim.status or value_moved:
+            out.append(Moved(claim=claim.id, printed=claim.figure or claim.check or "",
+                             before=f"{old.status} {_shown(old)}", after=f"{claim.status} {_shown(claim)}",
                              status_before=old.status, status_after=claim.status,
                              sources=tuple(sorted(set(claim.sources) & refreshed))))
     return out

@@ -60,15 +60,15 @@ def render(result: RefreshResult) -> str:
         lines.append("")
         lines.append("Claims that move" + (" if the changes are archived:" if result.check else ":"))
         for moved in result.moved:
-            lines.append(f"  {moved.claim}: {moved.before} -> {moved.after}")
+            lines.append(f"  {moved.claim} (printed {moved.printed}): {moved.before} -> {moved.after}")
     counts: dict[str, int] = {}
     for change in result.sources:
         counts[change.status] = counts.get(change.status, 0) + 1
     lines.append("")
     order = ("changed", "unchanged", "unreachable", "skipped")
     lines.append("Sources: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in order) + ".")
-    if result.removed_snapshots:
-        lines.append(f"Removed {len(result.removed_snapshots)} snapshots no source refers to any more.")
+    for name in result.removed_snapshots:
+        lines.append(f"Removed the old snapshot {name}: no source refers to it any more.")
     if any(change.status == "unreachable" for change in result.sources):
         lines.append("Unreachable sources keep their archived snapshots, untouched.")
     if result.nothing_reached:
