@@ -1,0 +1,66 @@
+"""The HTML ledger: the page readers follow from a printed figure to its sources and working.
+
+``render_site(report, root, out)`` formats a Report (the one verify computes) into a static site:
+
+    index.html            every claim by group, counts by status, drifted or failing claims first
+    claims/<id>.html      one page per claim: as printed, recomputed, steps, inputs, sources
+    sources/<id>.html     one page per source: grade, link, snapshot (copied, with its sha256)
+    snapshots/<sha256>.*  the archived bytes, so links work from file:// and offline
+    static/               the stylesheet and a small filter script, from the package
+    ledger.json           the Report for machines (the same JSON as ``workings verify``)
+
+Self-contained and deterministic: no request leaves the page (no CDN, no fonts; a Content
+Security Policy forbids any), no timestamps, so the same Report renders the same bytes. Templates
+use ``autoescape=True`` and no record text is ever marked safe; only http(s) URLs become links.
+jinja2 loads here, never on the verify path.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from .. import outputs
+from ..report import Report
+from .staging import Staging, copy_snapshots
+from .views import GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
+
+__all__ = ["render_site", "environment"]
+
+
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("workings"), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
+                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING)
+    return env
+
+
+def render_site(report: Report, root: str | Path, out: str | Path) -> Path:
+    """Render ``report`` (of the ledger at ``root``) into the folder ``out``, replacing it atomically.
+
+    ``out`` must be new, empty, or a site rendered before; anything else is refused (LedgerError)."""
+    root, out = Path(root), Path(out)
+    env = environment()
+    with Staging(out) as staging:
+        snapshots = copy_snapshots(staging, root, report.sources)
+        site = Site(report, snapshots)
+
+        def page(name: str, template: str, depth: int, **context) -> None:
+            html = env.get_template(template).render(up="../" * depth, **context)
+            staging.write(name, html.encode("utf-8"))
+
+        page("index.html", "index.html", 0, **site.index())
+        for claim in report.claims:
+            page(site.claim_pages[claim.id], "claim.html", 1, **site.claim(claim))
+        for source in report.sources:
+            page(site.source_pages[source.id], "source.html", 1, **site.source(source))
+        static = files("workings") / "static"
+        for item in sorted(static.iterdir(), key=lambda p: p.name):
+            if item.is_file() and not item.name.startswith("."):
+                staging.write(f"static/{item.name}", item.read_bytes())
+        staging.write("ledger.json", outputs.to_json(report).encode("utf-8"))
+        staging.commit()
+    return out
