@@ -136,7 +136,7 @@ def test_a_bad_probe_key_names_its_place_and_other_claims_still_run(tmp_ledger):
     tmp_ledger.claim("kv/fp8", FP8.replace("format: fp8", "format: fp6"))
     result = run("kv/fp8", "kv/per-token", "--root", tmp_ledger.root)
     assert result.exit_code == 2
-    assert "error: claims/kv/fp8.yaml:12: probe.format: expected one of fp8, int4, got 'fp6'" in result.output
+    assert "error: claims/kv/fp8.yaml:12: probe.format: expected one of fp8, int4, fp4, got 'fp6'" in result.output
     assert "kv/per-token: kv-bytes on CPU" in result.output
 
 

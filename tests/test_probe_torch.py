@@ -12,6 +12,7 @@ from workings.probe.fit import bisect_max, probe_fit  # noqa: E402
 from workings.probe.kv import decode_step, probe_kv_bytes  # noqa: E402
 from workings.probe.quant import pack_int4, probe_quant, to_fp8, unpack_int4  # noqa: E402
 from workings.probe.shapes import KVShape  # noqa: E402
+from workings.probe.spec import ProbeError  # noqa: E402
 
 pytestmark = pytest.mark.torch
 CPU = torch.device("cpu")
@@ -64,7 +65,7 @@ def test_fit_on_an_80_gib_budget_counts_on_meta_and_gives_the_h100_bound():
 
 
 def test_fit_refuses_weights_that_do_not_fit():
-    with pytest.raises(RuntimeError, match="weights alone"):
+    with pytest.raises(ProbeError, match="weights alone"):
         probe_fit(KVShape(layers=1, kv_heads=1, head_dim=2), CPU, weights_bytes=2000, budget=1000)
 
 
@@ -124,3 +125,15 @@ def test_fit_on_cuda_stays_under_the_formula_bound():
     shape = KVShape(layers=4, kv_heads=8, head_dim=128)
     result = probe_fit(shape, dev, weights_bytes=total // 2)
     assert 0 < result.max_tokens <= (total - total // 2) // shape.formula_bytes_per_token()
+
+
+def test_fp4_e2m1_codes_with_fp8_scales_round_trip_and_give_the_nvfp4_ratio():
+    x = torch.tensor([[6.0, -3.0, 0.5, -1.0, 1.5, 4.0, -6.0, 2.0]])
+    packed = pack_int4(x, group=8, scale_dtype=torch.float8_e4m3fn, element="e2m1")
+    assert packed.scales.dtype == torch.float8_e4m3fn and float(packed.scales.float()[0, 0]) == 1.0
+    assert packed.data[0, 0].item() == 0b0111 | (0b1101 << 4)  # +6 is index 7; -3 is sign 1, index 5
+    assert torch.equal(unpack_int4(packed, torch.float32), x)
+    # E2M1 values (4 bits) with one E4M3 scale (8 bits) per 16 values: 4.5 bits against BF16's 16
+    result = probe_quant(QWEN14B, CPU, tokens=8, group=16, scale_dtype="float8_e4m3fn", element="e2m1")
+    assert result.int4_ratio == Fraction(16, Fraction(9, 2)) == Fraction(32, 9)
+    assert result.int4_error < 0.2

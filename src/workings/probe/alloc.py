@@ -31,17 +31,19 @@ class Allocation:
     tensors: tuple
     requested: int  # bytes of the storages asked for
     measured: int  # cpu/meta: the same storage bytes; cuda: the memory_allocated delta
+    reserved: int | None = None  # cuda: the memory_reserved delta (whole segments the allocator took)
 
 
 def allocate(dev: torch.device, build: Callable[[], list]) -> Allocation:
     """Run ``build`` on ``dev`` and count the bytes it allocated and still holds."""
     if dev.type == "cuda":
         torch.cuda.synchronize(dev)
-        before = torch.cuda.memory_allocated(dev)
+        before, reserved = torch.cuda.memory_allocated(dev), torch.cuda.memory_reserved(dev)
         tensors = tuple(build())
         torch.cuda.synchronize(dev)
         measured = torch.cuda.memory_allocated(dev) - before
-        return Allocation(tensors=tensors, requested=storage_bytes(tensors), measured=measured)
+        return Allocation(tensors=tensors, requested=storage_bytes(tensors), measured=measured,
+                          reserved=torch.cuda.memory_reserved(dev) - reserved)
     tensors = tuple(build())
     requested = storage_bytes(tensors)
     return Allocation(tensors=tensors, requested=requested, measured=requested)

@@ -19,6 +19,7 @@ import torch
 
 from .alloc import kv_cache, storage_bytes
 from .shapes import KVShape
+from .spec import ProbeError
 
 REAL_CPU_LIMIT = 1 << 30  # budgets up to 1 GiB are allocated for real on CPU
 
@@ -51,7 +52,7 @@ def bisect_max(fits: Callable[[int], bool], start: int, limit: int = 1 << 40) ->
     while attempt(bad):
         good = bad
         if bad >= limit:
-            raise RuntimeError(f"still fits at {bad:,} tokens; the search stops at {limit:,}")
+            raise ProbeError(f"still fits at {bad:,} tokens; the search stops at {limit:,}")
         bad = min(limit, bad * 2)
     while bad - good > 1:  # invariant: fits(good) and not fits(bad)
         mid = (good + bad) // 2
@@ -113,7 +114,10 @@ def probe_fit(shape: KVShape, dev: torch.device, *, weights_bytes: int, budget: 
         index = dev.index if dev.index is not None else torch.cuda.current_device()
         memory = int(torch.cuda.get_device_properties(index).total_memory)
         torch.cuda.empty_cache()
-        weights = torch.empty(weights_bytes, dtype=torch.uint8, device=dev)  # held for the whole search
+        try:
+            weights = torch.empty(weights_bytes, dtype=torch.uint8, device=dev)  # held for the whole search
+        except torch.OutOfMemoryError:
+            raise ProbeError(f"the weights alone ({weights_bytes:,} B) do not fit in {memory:,} B") from None
         fits, where = _cuda_fits(shape, dev), "cuda"
     else:
         if budget is None or budget < 1:
@@ -130,6 +134,6 @@ def probe_fit(shape: KVShape, dev: torch.device, *, weights_bytes: int, budget: 
         if dev.type == "cuda":
             torch.cuda.empty_cache()
     if max_tokens < 0:
-        raise RuntimeError(f"the weights alone ({weights_bytes:,} B) do not fit in {memory:,} B")
+        raise ProbeError(f"the weights alone ({weights_bytes:,} B) do not fit in {memory:,} B")
     return FitResult(shape=shape, device_type=dev.type, memory_bytes=memory, weights_bytes=weights_bytes,
                      max_tokens=max_tokens, trials=trials, tensor_device=where)

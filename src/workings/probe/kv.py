@@ -21,14 +21,18 @@ class KVSample:
     tokens: int
     requested: int  # bytes of the key and value storages
     measured: int  # cpu: storage bytes; cuda: memory_allocated delta
+    reserved: int | None = None  # cuda: memory_reserved delta (segments, rounded up to 2 MiB and more)
 
     @property
     def rounding(self) -> int:
         return self.measured - self.requested
 
     def to_dict(self) -> dict:
-        return {"tokens": self.tokens, "requested_bytes": self.requested, "measured_bytes": self.measured,
-                "rounding_bytes": self.rounding}
+        out = {"tokens": self.tokens, "requested_bytes": self.requested, "measured_bytes": self.measured,
+               "rounding_bytes": self.rounding}
+        if self.reserved is not None:
+            out["reserved_bytes"] = self.reserved
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,12 +77,13 @@ def probe_kv_bytes(shape: KVShape, dev: torch.device, tokens: Sequence[int] | No
         raise ValueError(f"need at least two distinct positive token counts, got {tokens}")
     samples = []
     for n in tokens:
+        if dev.type == "cuda":
+            torch.cuda.empty_cache()  # each sample starts from no cached segments, so reserved is its own
         allocation = allocate(dev, lambda n=n: kv_cache(shape, n, dev))
         decode_step(allocation.tensors, shape)
-        samples.append(KVSample(tokens=n, requested=allocation.requested, measured=allocation.measured))
+        samples.append(KVSample(tokens=n, requested=allocation.requested, measured=allocation.measured,
+                                reserved=allocation.reserved))
         del allocation
-        if dev.type == "cuda":
-            torch.cuda.empty_cache()
     return KVBytesResult(
         shape=shape, device_type=dev.type, samples=tuple(samples),
         fit=fit_line([s.tokens for s in samples], [s.measured for s in samples]),

@@ -79,7 +79,10 @@ def _whole(claims: _Claims, claim_id: str, ref: Ref, key: str, unit: str = "") -
 def _shape(claims: _Claims, claim_id: str, spec: ProbeSpec) -> KVShape:
     sizes = {k: _whole(claims, claim_id, getattr(spec, k), k) for k in ("layers", "kv_heads", "head_dim")}
     heads = _whole(claims, claim_id, spec.heads, "heads") if spec.heads is not None else None
-    return KVShape(dtype=spec.dtype, heads=heads, **sizes)
+    try:
+        return KVShape(dtype=spec.dtype, heads=heads, **sizes)
+    except ValueError as exc:
+        raise ProbeError(f"claim {claim_id!r}: probe: {exc}") from None
 
 
 def _measured_step(claim, spec: ProbeSpec) -> str:
@@ -181,7 +184,9 @@ def probe_claim(root: Path, claim_id: str, *, device: str = "cpu", budget: int |
                    "default the claim's memory input); no GPU was used",
                    "tensor_device": result.tensor_device, "per_token_bytes": shape.formula_bytes_per_token()}
     else:
-        result = probe_quant(shape, dev, tokens=spec.tokens[0], group=spec.group, scale_dtype=spec.scale_dtype)
+        element = "e2m1" if spec.format == "fp4" else "int4"
+        result = probe_quant(shape, dev, tokens=spec.tokens[0], group=spec.group, scale_dtype=spec.scale_dtype,
+                             element=element)
         measured = result.fp8_ratio if spec.format == "fp8" else result.int4_ratio
         unit, tolerance = "", claim.within or Fraction(0)
         estimate = units.convert(values[step], unit)
@@ -193,7 +198,8 @@ def probe_claim(root: Path, claim_id: str, *, device: str = "cpu", budget: int |
                     "max_relative_error": f"{result.fp8_error if spec.format == 'fp8' else result.int4_error:.4f}"}]
         details = {"shape": shape.to_dict(), "format": spec.format,
                    "layout": "float8_e4m3fn, 1 byte per value" if spec.format == "fp8" else
-                   f"int4 in [-8, 7], 2 per uint8, one {spec.scale_dtype} scale per {spec.group} values"}
+                   f"{'FP4 E2M1' if element == 'e2m1' else 'int4 in [-8, 7]'} codes, 2 per uint8, "
+                   f"one {spec.scale_dtype} scale per {spec.group} values"}
     dev_record, software = devinfo.describe(dev, allocator=allocator)
     measurement = Measurement(
         claim=claim_id, probe=spec.kind, measures=step, result=Value(value=Fraction(measured), unit=unit),

@@ -18,8 +18,8 @@ from ..errors import LedgerError
 from .shapes import DTYPE_BYTES
 
 KINDS = ("kv-bytes", "fit", "quant")
-QUANT_FORMATS = ("fp8", "int4")
-SCALE_DTYPES = ("float16", "bfloat16", "float32")
+QUANT_FORMATS = ("fp8", "int4", "fp4")  # fp4: E2M1 values
+SCALE_DTYPES = ("float16", "bfloat16", "float32", "float8_e4m3fn")
 _COMMON = {"kind", "layers", "kv_heads", "head_dim", "heads", "dtype", "measures"}
 _ALLOWED = {
     "kv-bytes": _COMMON | {"tokens"},
@@ -82,9 +82,9 @@ class ProbeSpec:
     measures: str | None = None  # the step the measurement is compared with; None: the claim's result
     weights: Ref | None = None  # fit: bytes of weights to hold
     memory: str | None = None  # fit: the input that is the device's memory, replaced by the real one
-    format: str | None = None  # quant: fp8 | int4
-    group: int = 32  # quant int4: values per scale
-    scale_dtype: str = "float16"  # quant int4: dtype of each scale
+    format: str | None = None  # quant: fp8 | int4 | fp4 (E2M1)
+    group: int = 32  # quant int4/fp4: values per scale
+    scale_dtype: str = "float16"  # quant int4/fp4: dtype of each scale
     tokens: tuple[int, ...] = ()  # kv-bytes: token counts; quant: one count (default 64)
 
     @classmethod
