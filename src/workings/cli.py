@@ -159,3 +159,26 @@ def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     sys.exit(code)
+
+
+@main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "
+              "2 the input could not be used or the folder cannot be replaced.")
+@root_option
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
+def render(root: Path, out: Path | None) -> None:
+    """Write the HTML ledger: every claim, its working and its sources, as a self-contained site.
+
+    Open OUT/index.html in a browser; it works from file:// and offline."""
+    from .render import render_site  # jinja2 loads only here
+
+    report = _verify(root)
+    out = out or root / "reports" / "site"
+    try:
+        render_site(report, root, out)
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    from .outputs import summary_line
+
+    click.echo(f"{summary_line(report)}\nwrote {out / 'index.html'}")
