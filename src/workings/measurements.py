@@ -200,6 +200,11 @@ class Measurement:
         if self.device.is_gpu and not self.software.cuda:
             raise MeasurementError("software.cuda", "a cuda measurement must record the CUDA version")
 
+    def summary(self) -> str:
+        """One line for ``workings show``: what was measured where, against what, and how it agreed."""
+        return (f"{self.probe} on {self.device.label}, {self.date}: {self.result} against the estimate "
+                f"{self.estimate}: {self.agreement().text} ({MEASUREMENTS_DIR}/{self.filename})")
+
     @property
     def filename(self) -> str:
         """The path under ``ledger/measurements/``: ``<claim>--<device>--<date>.yaml``."""
