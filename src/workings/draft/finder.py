@@ -107,6 +107,7 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
           skipped: list[SetAside]) -> None:
     text = paragraph.text
     split = sentences(paragraph)
+    formulas = {s.start for s in split if _FORMULA.search(s.text)}
 
     def where(offset: int) -> dict:
         return {"line": paragraph.line_of(offset), "column": paragraph.column_of(offset),
@@ -142,7 +143,7 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
         bare = fields["kind"] == "count"
         if bare and paragraph.heading:
             skipped.append(SetAside(text=fields["number"], reason="heading", **info))
-        elif not fields["unit"] and sentence is not None and _FORMULA.search(sentence.text):
+        elif not fields["unit"] and sentence is not None and sentence.start in formulas:
             skipped.append(SetAside(text=fields["number"], reason="formula", **info))
         else:
             figures.append(Figure(text=text[figure_start:end].strip(), heading=paragraph.heading,

@@ -151,7 +151,12 @@ def sentences(paragraph: Paragraph) -> list[Sentence]:
 
 
 def sentence_at(found: list[Sentence], offset: int) -> Sentence:
-    for sentence in found:
-        if sentence.start <= offset < sentence.end:
-            return sentence
-    return found[-1]
+    """The sentence holding ``offset`` (``found`` is in order and covers the paragraph)."""
+    low, high = 0, len(found) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if found[middle].start <= offset:
+            low = middle
+        else:
+            high = middle - 1
+    return found[low]

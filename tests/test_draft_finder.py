@@ -1,0 +1,168 @@
+"""The number finder, on drafts written for these tests (not copied from the published texts)."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import pytest
+
+from workings.draft.finder import find_figures
+
+DRAFT = """\
+# Sizing the cache of Corvid-22B
+
+Issue 014 looked at the weights. On March 3, 2025, the Corvid team published v2.1 of its config.
+
+1. Read the config. Corvid-22B has 56 layers and 4 KV heads. The head size is 6,144 ÷ 48 heads = 128.
+2. Multiply. 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token. That is 112 KiB.
+
+At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB). On an H200 that is
+more than 20% of the memory. A 4-bit cache makes it about 3.9 times smaller; FP8 halves it.
+The vendor quotes "96 KB" per token and a price of $0.25 per million tokens.
+
+The team says the cache drops to a quarter, and to one three-hundred-and-twelfth of the dense
+baseline from 2023. Forty to fifty percent of a 1.3-trillion-parameter model is in its experts.
+The queue grew from 300 to 1,200 requests. Corvid-22B-Chat was released in May 2024.
+"""
+
+
+def by_text(found):
+    return {f.text: f for f in found.figures}
+
+
+def test_figures_with_units_values_and_lines():
+    found = find_figures(DRAFT, markdown=True)
+    figures = by_text(found)
+    assert figures["114,688 bytes per token"].value == 114688
+    assert figures["114,688 bytes per token"].unit == "B/token"
+    assert figures["114,688 bytes per token"].line == 6
+    assert figures["112 KiB"].unit == "KiB"
+    assert figures["about 30.1 GB"].value == Fraction(301, 10)
+    assert figures["about 30.1 GB"].qualifier == "about"
+    assert figures["about 30.1 GB"].step == Fraction(1, 10)
+    assert figures["about 30.1 GB"].line == 8
+    assert figures["28.0 GiB"].unit == "GiB"
+    assert figures["more than 20%"].qualifier == "more than"
+    assert figures["more than 20%"].unit == "percent"
+    assert figures["about 3.9 times smaller"].kind == "ratio"
+    assert figures["about 3.9 times smaller"].inverse
+    assert figures["halves"].value == Fraction(1, 2)
+    assert figures['96 KB" per token'].unit == "KB/token"
+    assert figures["$0.25 per million tokens"].unit == "USD/Mtoken"
+    assert figures["$0.25 per million tokens"].value == Fraction(1, 4)
+    assert figures["a quarter"].value == Fraction(1, 4)
+    assert figures["one three-hundred-and-twelfth"].value == Fraction(1, 312)
+    assert figures["one three-hundred-and-twelfth"].line == 12
+    assert figures["Forty to fifty percent"].value == 40
+    assert figures["Forty to fifty percent"].upper == 50
+    assert figures["1.3-trillion-parameter"].value == 1_300_000_000_000
+    assert figures["1.3-trillion-parameter"].unit == "parameter"
+    assert figures["300"].value == 300 and figures["1,200"].value == 1200  # "from 300 to 1,200": two figures
+    assert figures["56"].kind == "count"
+    assert figures["4-bit"].unit == "bit"
+
+
+def test_set_asides_have_reasons():
+    found = find_figures(DRAFT, markdown=True)
+    reasons = {(s.text, s.reason) for s in found.set_aside}
+    assert ("Corvid-22B", "model-name") in reasons
+    assert ("Issue 014", "reference") in reasons
+    assert ("March 3, 2025", "date") in reasons
+    assert ("v2.1", "version") in reasons
+    assert ("1", "list-number") in reasons and ("2", "list-number") in reasons
+    assert ("H200", "hardware-name") in reasons
+    assert ("FP8", "format-name") in reasons
+    assert ("2023", "date") in reasons
+    assert ("May 2024", "date") in reasons
+    assert ("Corvid-22B-Chat", "model-name") in reasons
+    printed = {f.text for f in found.figures}
+    assert not printed & {"22", "014", "3", "2025", "2.1", "200", "8", "2023", "2024"}
+
+
+def test_equations_are_found_and_checked():
+    found = find_figures(DRAFT, markdown=True)
+    equations = {e.text: e for e in found.equations}
+    assert equations["6,144 ÷ 48 heads = 128"].holds
+    assert equations["2 × 56 × 4 × 128 × 2 = 114,688"].holds
+    assert equations["2 × 56 × 4 × 128 × 2 = 114,688"].line == 6
+    # the factors are part of the equation, not figures of their own
+    assert "48" not in {f.text for f in found.figures}
+    changed = find_figures("So 2 × 56 × 4 × 64 × 2 = 114,688 bytes per token.")
+    assert [e.holds for e in changed.equations] == [False]
+    assert changed.equations[0].computed == 57344
+
+
+def test_plain_text_headings_and_formulas():
+    text = ("The one idea\nKV bytes = 2 × layers × heads × bytes per value\n"
+            "5 quick links\nBack to the 640 Bytes\nThe cache is 640 bytes per token.\n")
+    found = find_figures(text)
+    assert [(f.text, f.heading) for f in found.figures] == [("640 Bytes", True), ("640 bytes per token", False)]
+    assert {(s.text, s.reason) for s in found.set_aside} == {("2", "formula"), ("5", "heading")}
+
+
+def test_number_words_need_a_unit_unless_fraction_or_multiplier():
+    found = find_figures("One chat needs two caches. It is four times bigger, twice the size, "
+                         "and three or four megabytes; the 40 layers are cut in half.")
+    assert [(f.text, f.value, f.upper) for f in found.figures] == [
+        ("four times", 4, None), ("twice", 2, None), ("three or four megabytes", 3, 4),
+        ("40", 40, None), ("half", Fraction(1, 2), None)]
+    assert found.figures[2].unit == "MB"
+
+
+def test_glued_billions_count_parameters_and_kb_stays_ambiguous():
+    found = find_figures("A 70B model activates 12B at a time; its cache is about 2.5KB per token, 147KB in all.")
+    assert [(f.text, f.value, f.unit) for f in found.figures] == [
+        ("70B", 70_000_000_000, "parameter"), ("12B", 12_000_000_000, "parameter"),
+        ("about 2.5KB per token", Fraction(5, 2), "KB/token"), ("147KB", 147, "KB")]
+
+
+def test_markdown_wrapped_paragraph_keeps_the_line_of_each_figure():
+    text = "The cache\nneeds 12 GB\n\nand this\nneeds 7 GB.\n"
+    found = find_figures(text, markdown=True)
+    assert [(f.text, f.line, f.column) for f in found.figures] == [("12 GB", 2, 7), ("7 GB", 5, 7)]
+    assert found.figures[0].sentence == "The cache needs 12 GB"
+
+
+def test_code_urls_and_front_matter_are_set_aside():
+    text = "---\ndate: 2025-01-01\n---\nSee https://example.org/v2/123 and `x = 512`.\n\n```\n9 GB\n```\n"
+    found = find_figures(text, markdown=True)
+    assert found.figures == ()
+    assert {s.reason for s in found.set_aside} == {"code", "url"}
+
+
+def test_non_ascii_text_and_curly_quotes():
+    found = find_figures("布吉岛\nThe model’s cache takes only 890 bytes per token — one quarter of “V4”.")
+    assert [f.text for f in found.figures] == ["890 bytes per token", "one quarter"]
+
+
+def test_reading_time_and_ordinals_are_set_aside():
+    found = find_figures("6 min read\n\nThe 100th token looks back at the first 99.")
+    assert [f.text for f in found.figures] == ["99"]
+    assert {(s.text, s.reason) for s in found.set_aside} == {("6 min read", "heading"), ("100th", "ordinal")}
+
+
+ADVERSARIAL = {
+    "digits": "1" * 50_000,
+    "separators": "1," * 25_000,
+    "ranges": "1 to " * 10_000,
+    "operators": "2 × " * 12_000 + "= 3",
+    "articles": "a " * 25_000,
+    "number-words": "one " * 15_000,
+    "version": "V" + "1." * 25_000,
+    "brackets": "(" * 50_000 + "1",
+    "qualifiers": "about " * 10_000 + "5 GB",
+    "per-gap": "5 bytes of " + "word " * 15_000 + "per token",
+    "dots": "." * 50_000,
+    "names": "x1 " * 15_000,
+    "url": "https://" + "a" * 50_000,
+}
+
+
+@pytest.mark.parametrize("line", list(ADVERSARIAL.values()), ids=list(ADVERSARIAL))
+def test_long_adversarial_lines_are_linear(line):
+    # A regex that backtracks, or a scan per figure over the whole line, takes minutes here.
+    started = time.perf_counter()
+    find_figures(line)
+    find_figures(line, markdown=True)
+    assert time.perf_counter() - started < 5
