@@ -189,7 +189,8 @@ def _power(base, exponent):
 
 def _bounded(value):
     magnitude = value.magnitude if units.is_quantity(value) else value
-    magnitude = Fraction(magnitude)
+    if type(magnitude) is not Fraction:
+        magnitude = Fraction(magnitude)
     if magnitude.numerator.bit_length() > MAX_BITS or magnitude.denominator.bit_length() > MAX_BITS:
         raise ExpressionError(f"the numbers grow beyond {MAX_BITS} bits")
     return value

@@ -93,7 +93,8 @@ def format_number(value: Fraction, places: int | None = None, *, max_places: int
 
     Integers are shown whole, never rounded. Other values are shown to ``places`` decimals when
     given, else to as many as needed up to ``max_places`` (trailing zeros dropped)."""
-    value = Fraction(value)
+    if type(value) is not Fraction:
+        value = Fraction(value)
     if value.denominator == 1 and (places is None or places <= 0):
         return f"{value.numerator:,}"
     if places is None:
@@ -109,10 +110,18 @@ def format_number(value: Fraction, places: int | None = None, *, max_places: int
 
 
 def _exact_decimals(value: Fraction, limit: int) -> int | None:
-    for places in range(limit + 1):
-        if (value * 10**places).denominator == 1:
-            return places
-    return None
+    """The fewest decimals that show ``value`` exactly, if within ``limit``: a fraction terminates
+    when its denominator has no prime factors but 2 and 5."""
+    den, twos, fives = value.denominator, 0, 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    if den != 1 or max(twos, fives) > limit:
+        return None
+    return max(twos, fives)
 
 
 def _fixed(value: Fraction, places: int) -> str:

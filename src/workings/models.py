@@ -102,7 +102,7 @@ class Claim:
     cites: tuple[str, ...] = ()
     notes: str | None = None
     probe: dict | None = None
-    lines: dict = field(default_factory=dict, compare=False, repr=False)
+    doc: Document | None = field(default=None, compare=False, repr=False)  # for the line of any key
     explicit_id: bool = False
 
     @property
@@ -110,12 +110,7 @@ class Claim:
         return self.id.split("/", 1)[0] if "/" in self.id else ""
 
     def line_of(self, *path) -> int:
-        path = tuple(path)
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            path = path[:-1]
-        return self.line
+        return self.doc.line(*path) if self.doc is not None else self.line
 
     @classmethod
     def from_document(cls, doc: Document, default_id: str) -> tuple[Claim | None, list]:
@@ -177,7 +172,7 @@ class Claim:
         return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
                    check=check, check_tree=check_tree, inputs=inputs, assumptions=assumptions,
                    compute=compute, round=rounding, within=within, bound=bound, reading=reading,
-                   erratum=erratum, cites=cites, notes=notes, probe=probe, lines=dict(doc.lines),
+                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc,
                    explicit_id="id" in data), []
 
     def to_dict(self) -> dict:

@@ -15,7 +15,27 @@ SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked":
 
 
 def to_json(report: Report) -> str:
-    return json.dumps(report.to_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """The Report as JSON: sorted keys, one claim or source per line, so a diff shows which moved.
+
+    (json's indent= switches to the pure-Python encoder, several times slower on 10,000 claims.)"""
+    data = report.to_dict()
+
+    def dump(value) -> str:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+    lines = ["{"]
+    keys = sorted(data)
+    for index, key in enumerate(keys):
+        comma = "," if index < len(keys) - 1 else ""
+        value = data[key]
+        if isinstance(value, list) and value:
+            lines.append(f"{dump(key)}:[")
+            lines.extend(dump(item) + ("," if i < len(value) - 1 else "") for i, item in enumerate(value))
+            lines.append("]" + comma)
+        else:
+            lines.append(f"{dump(key)}:{dump(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
 
 
 def table(report: Report, *, only_failing: bool = False) -> str:

@@ -61,19 +61,14 @@ class Source:
     passages: dict = field(default_factory=dict)
     notes: str | None = None
     safetensors: dict | None = None
-    lines: dict = field(default_factory=dict, compare=False, repr=False)
+    doc: Document | None = field(default=None, compare=False, repr=False)  # for the line of any key
 
     @property
     def sha256(self) -> str | None:
         return self.snapshot.split(".", 1)[0] if self.snapshot else None
 
     def line_of(self, *path) -> int:
-        path = tuple(path)
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            path = path[:-1]
-        return self.line
+        return self.doc.line(*path) if self.doc is not None else self.line
 
     @classmethod
     def from_document(cls, doc: Document, source_id: str) -> tuple[Source | None, list]:
@@ -136,7 +131,7 @@ class Source:
         return cls(id=source_id, file=doc.file, line=doc.line(), title=title, grade=grade, publisher=publisher,
                    date=date, url=url, hub=hub, retrieved=retrieved, snapshot=snapshot, format=fmt,
                    values=values, passages=passages, notes=notes, safetensors=safetensors,
-                   lines=dict(doc.lines)), []
+                   doc=doc), []
 
 
 def _value(c: Checker, name, spec) -> Value | None:

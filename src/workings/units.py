@@ -72,16 +72,25 @@ def other_reading(text: str) -> str | None:
     return swapped if swapped != text else None
 
 
+def _fraction(value) -> Fraction:
+    return value if type(value) is Fraction else Fraction(value)
+
+
 def quantity(magnitude, unit_text: str = ""):
-    return registry().Quantity(Fraction(magnitude), parse_unit(unit_text))
+    return _quantity_class()(_fraction(magnitude), parse_unit(unit_text))
 
 
 def dimensionless(magnitude):
-    return registry().Quantity(Fraction(magnitude), registry().dimensionless)
+    return _quantity_class()(_fraction(magnitude), _dimensionless_unit())
+
+
+@functools.cache
+def _quantity_class():
+    return registry().Quantity
 
 
 def is_quantity(value) -> bool:
-    return isinstance(value, registry().Quantity)
+    return isinstance(value, _quantity_class())
 
 
 def same_dimension(a, b) -> bool:
@@ -99,10 +108,37 @@ def convert(value, unit_text: str) -> Fraction:
             f"{describe_dimension(parse_unit(unit_text).dimensionality)})") from exc
 
 
+@functools.cache
+def _dimensionless_unit():
+    return registry().dimensionless
+
+
+@functools.lru_cache(maxsize=4096)
+def _display_form(container) -> tuple[str, Fraction]:
+    """For a unit (its hashable container): the unit label to show and the factor into it.
+
+    Mixed units are reduced (GiB*token/B is shown as token) and like ratios cancel (GiB/GB is a pure
+    number), computed once per distinct unit: display is on the hot path of every step."""
+    one = registry().Quantity(Fraction(1), container).to_reduced_units()
+    if one.dimensionless:
+        return "", Fraction(one.to(_dimensionless_unit()).magnitude)
+    label = f"{one.units:~}".replace(" ", "").replace("**", "^")
+    return label, Fraction(one.magnitude)
+
+
+def display_form(value) -> tuple[Fraction, str]:
+    """``value`` as (magnitude, unit label) for display: reduced, ratios cancelled, exact."""
+    if not is_quantity(value):
+        return _fraction(value), ""
+    label, factor = _display_form(value._units)
+    magnitude = _fraction(value.magnitude)
+    return (magnitude if factor == 1 else magnitude * factor), label
+
+
 def simplify(value):
     """Reduce a quantity for display: a ratio of like units (GiB/GB) becomes a pure number."""
     if value.dimensionless:
-        return value.to(registry().dimensionless)
+        return value.to(_dimensionless_unit())
     return value
 
 

@@ -26,7 +26,10 @@ class Checker:
             self.problem(path, f"expected a mapping of keys, got {what}")
             return {}
         for key in value:
-            if not isinstance(key, str):
+            if isinstance(key, bool):
+                self.problem(path, f"a key was read by YAML as the boolean {key} (yes/no/on/off are booleans "
+                             "in YAML 1.1); put the key in quotes")
+            elif not isinstance(key, str):
                 self.problem(path, f"keys must be text, got {key!r}")
             elif key not in allowed:
                 self.problem(path + (key,), f"unknown key (expected one of: {', '.join(sorted(allowed))})")

@@ -8,39 +8,76 @@ are refused: a record has no use for them, and an alias bomb must not expand.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+import re
 
 import yaml
 
 from .errors import LedgerError
 
 try:  # the C loader is much faster; fall back only where libyaml is missing
-    _Loader = yaml.CSafeLoader
+    _Base = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+
+class _Loader(_Base):
+    """The safe loader, refusing a key that appears twice (YAML would keep the last silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key_node, _ in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                if key is not None and key in seen:
+                    raise YamlError(f"key {key!r} appears twice", key_node.start_mark.line + 1)
+                seen.add(key)
+        return super().construct_mapping(node, deep)
+
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 20_000
+# Something that may be an anchor or alias (&name, *name): such files take the exact, slower path.
+_ANCHORISH = re.compile(r"(?:^|[\s\[{,:?-])[&*][^\s\]},]", re.MULTILINE)
+_TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
 
 Path = tuple
 
 
-@dataclass
 class Document:
-    """A parsed record: ``data`` (plain dicts, lists, scalars) and the line of each key path."""
+    """A parsed record: ``data`` (plain dicts, lists, scalars) and the line of each key path.
 
-    file: str
-    data: object
-    lines: dict = field(default_factory=dict)
+    Lines are found lazily: top-level keys by a scan of the text, nested keys by composing the
+    YAML node tree on first need (an error, or the page). Verifying a valid ledger never pays for it."""
+
+    def __init__(self, file: str, data, text: str = "", lines: dict | None = None):
+        self.file, self.data, self.text = file, data, text
+        self._lines = lines
+        self._top = None
+
+    @property
+    def lines(self) -> dict:
+        if self._lines is None:
+            self._lines = _node_lines(self.text)
+        return self._lines
 
     def line(self, *path) -> int:
         """The line of ``path`` or of its nearest ancestor that has one (1 for the file)."""
         path = tuple(path)
+        if len(path) <= 1 and self._lines is None:
+            if self._top is None:
+                self._top = {}
+                for match in _TOP_KEY.finditer(self.text):
+                    self._top.setdefault(match.group(1), self.text.count("\n", 0, match.start()) + 1)
+            if not path:
+                return min(self._top.values(), default=1)
+            if path[0] in self._top:
+                return self._top[path[0]]
+        lines = self.lines
         while path:
-            if path in self.lines:
-                return self.lines[path]
+            if path in lines:
+                return lines[path]
             path = path[:-1]
-        return self.lines.get((), 1)
+        return lines.get((), 1)
 
 
 class YamlError(LedgerError):
@@ -60,25 +97,40 @@ def load(raw: bytes, file: str) -> Document:
         raise YamlError(f"not UTF-8 (byte {exc.start}: {raw[exc.start]:#04x})", line) from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    lines = _node_lines(text) if _ANCHORISH.search(text) else None  # refuses anchors, with their line
+    try:
+        data = yaml.load(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise YamlError(f"invalid YAML: {exc.problem or exc.context}", mark.line + 1 if mark else 1) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(f"invalid YAML: {exc}") from None
+    except RecursionError:
+        raise YamlError("invalid YAML: nested too deeply") from None
+    if data is None:
+        raise YamlError("empty file: expected a mapping of keys")
+    return Document(file, _plain(data, [0]), text, lines)
+
+
+def _node_lines(text: str) -> dict:
+    """Compose the node tree and map every key path to its line; refuse anchors and aliases."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            raise YamlError("empty file: expected a mapping of keys")
+            return {(): 1}
         lines: dict = {(): node.start_mark.line + 1}
         _walk(node, (), lines, set())
-        data = loader.construct_document(node)
+        return lines
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        raise YamlError(f"invalid YAML: {exc.problem or exc.context}", line) from None
+        raise YamlError(f"invalid YAML: {exc.problem or exc.context}", mark.line + 1 if mark else 1) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"invalid YAML: {exc}") from None
     except RecursionError:
         raise YamlError("invalid YAML: nested too deeply") from None
     finally:
         loader.dispose()
-    return Document(file=file, data=_plain(data), lines=lines)
 
 
 def _walk(node, path: Path, lines: dict, seen: set) -> None:
@@ -106,12 +158,19 @@ def _walk(node, path: Path, lines: dict, seen: set) -> None:
             _walk(item, path + (index,), lines, seen)
 
 
-def _plain(value):
-    """Dates become ISO strings: YAML 1.1 reads ``2025-01-27`` as a date, we keep text."""
+def _plain(value, count: list):
+    """Dates become ISO strings: YAML 1.1 reads ``2025-01-27`` as a date, we keep text.
+
+    Counts containers so that a huge record is refused rather than walked."""
+    if isinstance(value, (dict, list)):
+        count[0] += 1
+        if count[0] > MAX_NODES:
+            raise YamlError(f"record has more than {MAX_NODES:,} YAML nodes")
     if isinstance(value, dict):
-        return {(_plain(k) if isinstance(k, (dt.date, dt.datetime)) else k): _plain(v) for k, v in value.items()}
+        return {(_plain(k, count) if isinstance(k, (dt.date, dt.datetime)) else k): _plain(v, count)
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [_plain(v, count) for v in value]
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     return value
