@@ -32,11 +32,13 @@ class _TextExtractor(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self._hidden = 0
+        self._pre = 0  # inside <pre>, line breaks are the text's own
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _HIDDEN:
             self._hidden += 1
         elif tag in _BLOCK:
+            self._pre += tag == "pre"
             self.parts.append("\n")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -47,11 +49,13 @@ class _TextExtractor(HTMLParser):
         if tag in _HIDDEN:
             self._hidden = max(0, self._hidden - 1)
         elif tag in _BLOCK:
+            self._pre = max(0, self._pre - (tag == "pre"))
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
         if not self._hidden:
-            self.parts.append(data)
+            # Outside <pre>, a line break in the source is a space on the page.
+            self.parts.append(data if self._pre else _SPACE.sub(" ", data))
 
 
 def html_to_text(html: str) -> str:
