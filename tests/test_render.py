@@ -96,16 +96,20 @@ def test_every_claim_element_says_its_claim_and_status(site):
 
 def test_every_local_link_resolves_and_nothing_loads_from_elsewhere(site):
     for page in site.rglob("*.html"):
-        for tag, attrs in parse(page).elements:
+        elements = parse(page).elements
+        ids = {attrs["id"] for _, attrs in elements if "id" in attrs}
+        for tag, attrs in elements:
             for attr in ("href", "src"):
                 target = attrs.get(attr)
                 if target is None:
                     continue
-                scheme = urlsplit(target).scheme
-                if scheme:
-                    assert tag == "a" and scheme in ("http", "https"), (page.name, tag, target)
+                parts = urlsplit(target)
+                if parts.scheme:
+                    assert tag == "a" and parts.scheme in ("http", "https"), (page.name, tag, target)
+                elif parts.path:
+                    assert (page.parent / parts.path).resolve().is_file(), (page.name, target)
                 else:
-                    assert (page.parent / target).resolve().is_file(), (page.name, target)
+                    assert parts.fragment in ids, (page.name, target)
     for static in (site / "static").iterdir():
         text = static.read_text(encoding="utf-8")
         assert not re.search(r"url\(|@import|fetch\(|XMLHttpRequest|https?://", text), static.name
@@ -124,7 +128,7 @@ def test_a_claim_page_shows_printed_recomputed_steps_inputs_and_sources(site):
 def test_the_index_lists_failing_claims_first_and_counts_by_status(site):
     page = (site / "index.html").read_text(encoding="utf-8")
     attention = page.index('id="attention"')
-    first_group = page.index('<section class="group">')
+    first_group = page.index('<section class="group"')
     assert attention < first_group
     assert page.index('data-claim="kv/broken-units"') < first_group
     assert re.search(r'data-count="drift">.*?<b>3</b>', page)

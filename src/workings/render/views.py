@@ -108,8 +108,12 @@ class Site:
         failing = [c for c in claims if c.status in FAILING]
         attention = [self.row(c) for c in sorted(failing, key=lambda c: (FAILING.index(c.status), c.id))]
         labels = sorted({c.label for c in claims if c.label})
+        anchors = page_names(groups, "group")
         return {"summary": self.report.summary, "statuses": STATUSES, "labels": labels,
-                "attention": attention, "groups": sorted(groups.items()),
+                "attention": attention,
+                "groups": [{"name": name, "anchor": anchors[name][len("group/"):-len(".html")], "claims": items,
+                            "failing": sum(c["status"] in FAILING for c in items)}
+                           for name, items in sorted(groups.items())],
                 "problems": [str(p) for p in self.report.problems],
                 "sources": [self.source_link(s.id) | {"title": s.title, "status": s.status,
                                                       "cited": len(s.cited_by)} for s in self.report.sources]}
