@@ -75,7 +75,7 @@ def test_wrong_dimension_is_an_error_not_a_drift():
     assert str(info.value) == "B/token cannot be compared with B (information / token vs information)"
 
 
-@given(st.integers(min_value=0, max_value=10**12), st.integers(min_value=0, max_value=4))
+@given(st.integers(min_value=0, max_value=10**12), st.integers(min_value=1, max_value=4))
 def test_a_value_always_verifies_against_its_own_rounded_print(n, places):
     value = Fraction(n, 10**places) + Fraction(1, 10**(places + 2))
     printed = format_number(value, places)
@@ -87,3 +87,8 @@ def test_integers_are_exact(n):
     printed = format_number(Fraction(n))
     assert read_figure(printed).value == n
     assert compare_figure(printed, units.dimensionless(n + 1)).status == "drift"
+
+
+def test_an_integer_as_printed_is_exact_unless_the_record_says_how_it_was_rounded():
+    assert compare_figure("36", units.dimensionless(Fraction("36.4"))).status == "drift"
+    assert compare_figure("36", units.dimensionless(Fraction("36.4")), rounding="nearest").status == "verified"

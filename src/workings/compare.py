@@ -59,7 +59,7 @@ def holds(figure: Figure, recomputed: Fraction, *, rounding, within, bound) -> b
     if bound == "at-most":
         return recomputed <= printed
     _, places = rule_for(figure, rounding=rounding, within=within, bound=bound)
-    if places is None:
+    if places is None or (places == 0 and rounding is None):  # an integer as printed is exact
         return recomputed == printed
     return round_to(recomputed, places, rounding or "nearest") == printed
 

@@ -106,7 +106,7 @@ class _Evaluation:
         self.cites = self.citations()
         if any(m.kind == "error" for m in self.messages):
             return self.finish("error", None), None
-        if not claim.compute:
+        if not claim.compute and claim.check is None:
             why = "nothing recomputes this figure (no compute)"
             if self.status == "unchecked":
                 why = "an input rests on an unchecked claim"
@@ -236,7 +236,7 @@ class _Evaluation:
         except LedgerError as exc:
             self.problem("error", f"check: {exc}", "check")
             return self.finish("error", value), value
-        shown = " vs ".join(_quantity(s).display for s in sides)
+        shown = " vs ".join(_in_unit_of(sides[0], s).display for s in sides)
         if ok:
             self.messages.append(Message(kind="note", text=f"holds: {shown}"))
         else:
@@ -272,6 +272,15 @@ def _sides(check: str) -> list[str]:
 
     tree = expr.parse(check, allow_compare=True).body
     return [ast.unparse(n) for n in (tree.left, *tree.comparators)]
+
+
+def _in_unit_of(first, value) -> Quantity:
+    """``value`` shown in the unit ``first`` is shown in, so both sides of a check read alike."""
+    shown = _quantity(first)
+    if shown.unit and units.is_quantity(value):
+        magnitude = units.convert(value, shown.unit)
+        return Quantity(value=magnitude, unit=shown.unit, display=f"{format_number(magnitude)} {shown.unit}")
+    return _quantity(value)
 
 
 def _quantity(value) -> Quantity:

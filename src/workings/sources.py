@@ -160,7 +160,9 @@ def _value(c: Checker, name, spec) -> Value | None:
 
 
 def _number_in(number: str, passage: str) -> bool:
-    plain = number.replace(",", "")
+    plain = number.replace(",", "").lstrip("+")
+    if "/" in plain:  # a fraction such as 1/4 must appear as written
+        return re.search(r"(?<![\d/])" + re.escape(plain) + r"(?![\d/])", normalise(passage)) is not None
     for candidate in re.findall(r"\d[\d,]*(?:\.\d+)?", normalise(passage)):
         if candidate.replace(",", "") == plain:
             return True

@@ -122,6 +122,9 @@ def _display_form(container) -> tuple[str, Fraction]:
     one = registry().Quantity(Fraction(1), container).to_reduced_units()
     if one.dimensionless:
         return "", Fraction(one.to(_dimensionless_unit()).magnitude)
+    power = dict(one._units).get("bit")
+    if power:  # reducing B*token/token can leave bits; show bytes, as the ledger's figures do
+        one = one.to(one.units / registry().bit ** power * registry().byte ** power)
     label = f"{one.units:~}".replace(" ", "").replace("**", "^")
     return label, Fraction(one.magnitude)
 
