@@ -30,7 +30,8 @@ def _source_lines(change: SourceChange, check: bool) -> list[str]:
     if change.new_snapshot != change.old_snapshot:
         lines.append(f"  snapshot: {_short(change.old_snapshot)} -> {_short(change.new_snapshot)}")
     used = [k for k in change.diff.keys if k.claims]
-    unused = [k for k in change.diff.keys if not k.claims]
+    # Values that changed come before keys that appeared or went (a copy had keys the file lacks).
+    unused = sorted((k for k in change.diff.keys if not k.claims), key=lambda k: (k.old is None or k.new is None, k.key))
     for key in used:
         lines.append(f"  {key.key}: {_value(key.old)} -> {_value(key.new)} (read by {', '.join(key.claims)})")
     for key in unused[:MAX_UNUSED_KEYS]:
