@@ -222,7 +222,8 @@ class _Evaluation:
             self.problem("error", f"erratum.recomputed: {exc}", "erratum", "recomputed")
             return "error"
         if outcome.status == "verified":
-            self.problem("erratum", f"wrong as printed ({self.claim.figure}; the right figure is {acknowledged}): "
+            printed = self.claim.figure or self.claim.check
+            self.problem("erratum", f"wrong as printed ({printed}; recomputed {acknowledged}): "
                          f"{self.claim.erratum.reason}", "erratum")
             return "erratum"
         self.problem("drift", f"the erratum acknowledged {acknowledged}, but the recomputed value is now "
@@ -239,9 +240,18 @@ class _Evaluation:
         shown = " vs ".join(_in_unit_of(sides[0], s).display for s in sides)
         if ok:
             self.messages.append(Message(kind="note", text=f"holds: {shown}"))
+            status = "verified"
+            if self.claim.erratum is not None:
+                self.problem("note", "an erratum is recorded, but the relation holds as printed", "erratum")
+        elif self.claim.erratum is not None and value is not None:
+            # acknowledged: it stays an erratum only while the last step keeps the acknowledged value
+            self.messages.append(Message(kind="note", text=f"the relation does not hold: {shown}"))
+            status = self.erratum(value)
         else:
             self.problem("drift", f"the relation does not hold: {shown}", "check")
-        status = "drift" if (not ok or self.status == "drift") else "verified"
+            status = "drift"
+        if self.status == "drift":
+            status = "drift"
         return self.finish(status, value), value
 
     def finish(self, status: str, value, reason: str | None = None) -> ClaimResult:
@@ -261,7 +271,7 @@ class _Evaluation:
 def _reason(status: str, messages) -> str:
     wanted = {"verified": ("note", "ambiguous"), "erratum": ("erratum",), "drift": ("drift", "ambiguous"),
               "error": ("error",), "unchecked": ("unchecked",)}[status]
-    for message in messages:
+    for message in sorted(messages, key=lambda m: not m.key.startswith("erratum")):  # a moved erratum first
         if message.kind in wanted:
             return message.text
     return {"verified": "recomputed and printed agree"}.get(status, "")
