@@ -182,6 +182,7 @@ def test_an_unreachable_file_leaves_the_ledger_as_it_was(ledger, hub: StandInHub
     (change,) = result.sources
     assert (change.status, change.error_kind) == ("unreachable", kind)
     assert result.exit_code == 3
+    assert result.nothing_reached == (kind == "timeout")  # a 404 or a 500 is an answer: not offline
     assert tree(ledger.root) == before
 
 
@@ -230,6 +231,9 @@ def test_safetensors_parameter_counts_are_kept(tmp_ledger, hub: StandInHub) -> N
     data = yaml.safe_load((tmp_ledger.root / "ledger/sources/weights.yaml").read_text())
     assert data["safetensors"] == {"parameters": {"BF16": 515_000, "F32": 512}}
     assert (data["grade"], data["format"]) == ("primary", "json")
+    before = tree(tmp_ledger.root)
+    assert [s.status for s in refresh(tmp_ledger.root, limits=FAST).sources] == ["unchanged"]
+    assert tree(tmp_ledger.root) == before
 
 
 def test_cli_check_with_the_hub_out_of_reach(ledger, hf_env, monkeypatch) -> None:

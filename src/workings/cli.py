@@ -151,7 +151,7 @@ def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float
     For each source: unchanged, changed (the keys and passages, old and new, and the claims that read
     them) or unreachable (why). Changes are archived as new snapshots, atomically; a change that would
     break the ledger is reported and not applied. The only command that touches the network."""
-    from .refresh.command import run  # requests and huggingface_hub load only here
+    from .refresh.text import run  # requests and huggingface_hub load only here
 
     try:
         code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs)

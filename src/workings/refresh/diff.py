@@ -146,8 +146,10 @@ def diff_source(source, old: bytes | None, new: bytes, new_format: str, claims: 
     vanished = []
     for pid, passage in sorted(source.passages.items()):
         if not occurs(passage, text):
-            vanished.append(Vanished(where=f"passages.{pid}", text=passage, claims=tuple(sorted(by_passage.get(pid, [])))))
+            readers = tuple(sorted(by_passage.get(pid, [])))
+            vanished.append(Vanished(where=f"passages.{pid}", text=passage, claims=readers))
     for name, value in sorted(source.values.items()):
         if not occurs(value.passage, text):
-            vanished.append(Vanished(where=f"values.{name}", text=value.passage, claims=tuple(sorted(by_key.get(name, [])))))
+            readers = tuple(sorted(by_key.get(name, [])))
+            vanished.append(Vanished(where=f"values.{name}", text=value.passage, claims=readers))
     return Diff(keys=tuple(keys), vanished=tuple(vanished), unused_changes=unused)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ from workings.refresh.diff import Diff, diff_source
 from workings.refresh.fetch import Fetched, FetchError, Limits, hub_endpoint, http_get, make_session
 from workings.refresh.pagetext import page_text
 
+CONNECTION_KINDS = ("offline", "refused", "timeout")  # FetchError kinds where no host answered
 MAX_TRIALS = 5  # rounds of "try, drop what breaks the ledger, try again"; each drops at least one
 
 
@@ -77,8 +79,9 @@ class RefreshResult:
 
     @property
     def nothing_reached(self) -> bool:
+        """No host answered at all: the machine is offline (a 404 is an answer)."""
         tried = [s for s in self.sources if s.status != "skipped"]
-        return bool(tried) and all(s.status == "unreachable" for s in tried)
+        return bool(tried) and all(s.error_kind in CONNECTION_KINDS for s in tried)
 
     @property
     def exit_code(self) -> int:
@@ -151,7 +154,9 @@ def refresh(
     for source in sources:
         target = targets[source.id]
         if target is None:
-            why = "unarchived, nothing to compare" if source.grade == "unarchived" and source.url else "no hub: and no url:"
+            why = "no hub: and no url:"
+            if source.grade == "unarchived" and source.url:
+                why = "unarchived, nothing to compare"
             results[source.id] = SourceChange(source=source.id, status="skipped", reason=why, grade_before=source.grade)
             continue
         outcome = fetched[target]
@@ -183,10 +188,12 @@ def refresh(
 
 def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, Fetched | FetchError]:
     if fetcher is None:
-        session = make_session()
+        local = threading.local()  # one requests.Session per worker thread: a Session is not thread-safe
         endpoint = hub_endpoint() if any(t[0] == "hub" for t in targets) else ""
 
         def fetcher(target: tuple) -> Fetched:
+            session = getattr(local, "session", None) or make_session()
+            local.session = session
             if target[0] == "hub":
                 from workings.refresh.hub import fetch_hub
 
@@ -225,11 +232,12 @@ def _compare(root: Path, source, target: tuple, fetched: Fetched, claims, stamp:
     else:
         fmt, grade = source.format, source.grade
         data, ext = (fetched.data, "json") if fmt == "json" else (page_text(fetched.data, fetched.content_type), "txt")
-        retrieved = {"on": stamp, "how": f"requests: {'the file' if fmt == 'json' else 'the text'} of the page",
-                     "url": fetched.url}
+        how = "requests: the file at the URL" if fmt == "json" else "requests: the text of the page"
+        retrieved = {"on": stamp, "how": how, "url": fetched.url}
     name = archive.snapshot_name(data, ext)
     old = _read_snapshot(root, source.snapshot)
-    parameters_same = (source.safetensors or {}).get("parameters") == (dict(fetched.parameters) if fetched.parameters else None)
+    counted = dict(fetched.parameters) if fetched.parameters else None
+    parameters_same = (source.safetensors or {}).get("parameters") == counted
     if name == source.snapshot and grade == source.grade and fmt == source.format and (
             fetched.parameters is None or parameters_same):
         return base, None

@@ -1,8 +1,19 @@
-"""The terminal report of a refresh: one block per source, then the claims that moved."""
+"""The `workings refresh` command's side: limits from options, the progress bar, the terminal report
+(one block per source, then the claims that moved) and the exit code."""
 
 from __future__ import annotations
 
-from workings.refresh.refresh import RefreshResult, SourceChange
+import contextlib
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import click
+
+from workings.refresh.fetch import Limits
+from workings.refresh.refresh import RefreshResult, SourceChange, refresh
+
+PROGRESS_FROM = 5  # fetches: below this a progress bar only flickers
 
 MAX_UNUSED_KEYS = 8  # changed keys no claim reads, listed before "... and N more"
 
@@ -31,7 +42,8 @@ def _source_lines(change: SourceChange, check: bool) -> list[str]:
         lines.append(f"  snapshot: {_short(change.old_snapshot)} -> {_short(change.new_snapshot)}")
     used = [k for k in change.diff.keys if k.claims]
     # Values that changed come before keys that appeared or went (a copy had keys the file lacks).
-    unused = sorted((k for k in change.diff.keys if not k.claims), key=lambda k: (k.old is None or k.new is None, k.key))
+    unused = sorted((k for k in change.diff.keys if not k.claims),
+                    key=lambda k: (k.old is None or k.new is None, k.key))
     for key in used:
         lines.append(f"  {key.key}: {_value(key.old)} -> {_value(key.new)} (read by {', '.join(key.claims)})")
     for key in unused[:MAX_UNUSED_KEYS]:
@@ -77,3 +89,19 @@ def render(result: RefreshResult) -> str:
     elif result.check:
         lines.append("--check: nothing was written.")
     return "\n".join(lines) + "\n"
+
+
+def run(root: Path, ids: Iterable[str], *, check: bool, timeout: float, jobs: int) -> int:
+    """Refresh, print the report on stdout (a progress bar on stderr), and return the exit code."""
+    limits = Limits(timeout=timeout, concurrency=jobs)
+    with contextlib.ExitStack() as stack:
+
+        def progress(total: int) -> Callable[[int], None]:
+            if total < PROGRESS_FROM:
+                return lambda done: None
+            bar = stack.enter_context(click.progressbar(length=total, label="Fetching sources", file=sys.stderr))
+            return bar.update
+
+        result = refresh(root, ids, check=check, limits=limits, progress=progress)
+    click.echo(render(result), nl=False)
+    return result.exit_code
