@@ -274,3 +274,21 @@ def test_cli_unknown_source_is_an_input_error(ledger) -> None:
     result = CliRunner().invoke(main, ["refresh", "nope", "--root", str(ledger.root)])
     assert result.exit_code == 2
     assert result.output == "error: no such source in ledger/sources/: nope\n"
+
+
+def test_a_transcribed_value_points_to_its_key_in_the_official_file(tmp_ledger, hub: StandInHub) -> None:
+    index = json.dumps({"metadata": {"total_size": 29540067328}, "weight_map": {}}).encode()
+    hub.put(REPO, {"model.safetensors.index.json": index})
+    tmp_ledger.source("weights", (
+        f"title: weights index\nhub: {{repo: {REPO}, file: model.safetensors.index.json}}\n"
+        f"grade: transcription\nsnapshot: {tmp_ledger.snapshot(b'total_size = 29540067328', 'txt')}\n"
+        "values:\n  total_size: {value: 29540067328 B, passage: total_size = 29540067328}\n"))
+    before = tree(tmp_ledger.root)
+    result = CliRunner().invoke(main, ["refresh", "--root", str(tmp_ledger.root)])
+    assert result.exit_code == 1, result.output
+    assert (
+        '  passage no longer found, values.total_size: "total_size = 29540067328"\n'
+        "    the file has the same number at metadata.total_size: read it as weights#metadata.total_size instead\n"
+        "  not applied: values.total_size.passage: passage does not occur in the snapshot;"
+        " the source keeps its snapshot\n") in result.output
+    assert tree(tmp_ledger.root) == before

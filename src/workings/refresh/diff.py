@@ -37,6 +37,7 @@ class Vanished:
     where: str  # passages.<id> or values.<name>
     text: str
     claims: tuple[str, ...] = ()
+    found_at: str = ""  # a value: the JSON key of the new file that holds the same number, if one does
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -151,5 +152,17 @@ def diff_source(source, old: bytes | None, new: bytes, new_format: str, claims: 
     for name, value in sorted(source.values.items()):
         if not occurs(value.passage, text):
             readers = tuple(sorted(by_key.get(name, [])))
-            vanished.append(Vanished(where=f"values.{name}", text=value.passage, claims=readers))
+            found_at = _same_value_at(new_keys, name, value.value) if new_format == "json" else ""
+            vanished.append(Vanished(where=f"values.{name}", text=value.passage, claims=readers, found_at=found_at))
     return Diff(keys=tuple(keys), vanished=tuple(vanished), unused_changes=unused)
+
+
+def _same_value_at(keys: Mapping[str, str], name: str, number) -> str:
+    """The one key of a JSON file named like a declared value and holding its number: where the
+    value now reads from the official file (a transcription's `total_size` is `metadata.total_size`)."""
+    matches = [key for key in keys if key.rsplit(".", 1)[-1] == name and same_number(keys[key], _decimal(number))]
+    return matches[0] if len(matches) == 1 else ""
+
+
+def _decimal(number) -> str:
+    return str(number.numerator) if number.denominator == 1 else str(Decimal(number.numerator) / number.denominator)

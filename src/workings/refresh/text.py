@@ -53,6 +53,9 @@ def _source_lines(change: SourceChange, check: bool) -> list[str]:
     for gone in change.diff.vanished:
         quoted = f" (relied on by {', '.join(gone.claims)})" if gone.claims else ""
         lines.append(f"  passage no longer found, {gone.where}: \"{gone.text}\"{quoted}")
+        if gone.found_at:
+            lines.append(f"    the file has the same number at {gone.found_at}: "
+                         f"read it as {change.source}#{gone.found_at} instead")
     if change.parameters:
         counts = ", ".join(f"{dtype} {count:,}" for dtype, count in change.parameters.items())
         lines.append(f"  safetensors parameters: {counts}")
