@@ -74,11 +74,27 @@ def run(*args):
     return CliRunner().invoke(main, ["probe", *map(str, args)], catch_exceptions=False)
 
 
-def test_verify_and_the_cli_never_import_torch():
-    code = ("import sys, workings.cli, workings.engine, workings.measurements, workings.probe.spec; "
-            "print('torch' in sys.modules)")
+def test_verify_and_render_show_a_measurement_without_importing_torch(tmp_ledger):
+    from fractions import Fraction
+
+    from workings.measurements import Device, Measurement, Software, Value, write
+
+    tmp_ledger.qwen()
+    write(Measurement(
+        claim="kv/per-token", probe="kv-bytes", measures="per_token", relation="equal", tolerance=Fraction(0),
+        result=Value(value=Fraction(196_608), unit="B/token"), estimate=Value(value=Fraction(196_608), unit="B/token"),
+        device=Device(type="cpu", name="test CPU", memory_bytes=2**30, allocator="storage"),
+        software=Software(torch="2.13.0+cpu", python="3.11"), command="workings probe kv/per-token --device cpu",
+        date="2026-11-29", samples=({"tokens": 1, "measured_bytes": 196_608},)), tmp_ledger.root)
+    code = ("import sys; from pathlib import Path; from workings.engine import verify; "
+            "from workings.render import render_site; import workings.cli; "
+            f"root = Path({str(tmp_ledger.root)!r}); report = verify(root); "
+            "render_site(report, root, root / 'site'); print(report.exit_code, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout == "False\n"
+    assert out.stdout == "0 False\n"
+    page = (tmp_ledger.root / "site" / "claims" / "kv--per-token.html").read_text()
+    assert "kv-bytes</b> on CPU (not a GPU measurement), 2026-11-29: measured" in page
+    assert "against the estimate <span class=\"num\">196,608 B/token</span>" in page
 
 
 @pytest.mark.torch
