@@ -1,0 +1,86 @@
+"""Records: round-trip, sources and snapshots, values read from prose, units."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from tests.conftest import FULL_WINDOW, PER_TOKEN
+from workings import units
+from workings.errors import UnitError
+from workings.models import Claim
+from workings.sources import normalise
+from workings.yamlio import load
+
+
+@pytest.mark.parametrize("text", [PER_TOKEN, FULL_WINDOW])
+def test_a_claim_round_trips(text):
+    claim, problems = Claim.from_document(load(text.encode(), "claims/kv/x.yaml"), "kv/x")
+    assert problems == []
+    again, problems = Claim.from_document(load(yaml.safe_dump(claim.to_dict(), allow_unicode=True, sort_keys=False).encode(),
+                                               "claims/kv/x.yaml"), "kv/x")
+    assert problems == [] and again == claim
+    assert claim.to_dict() == yaml.safe_load(text)
+
+
+def test_lines_of_nested_keys_are_exact():
+    doc = load(PER_TOKEN.encode(), "f.yaml")
+    assert doc.line("figure") == 2
+    assert doc.line("inputs", "heads") == 8
+    assert doc.line("compute", "per_token") == 14
+    assert doc.line("inputs", "nothing") == 4  # the nearest ancestor
+
+
+def test_values_from_prose_need_their_passage_in_the_bytes(tmp_ledger):
+    raw = "The report says: to 890 bytes per token, roughly 1/4 of V4-Flash.\n".encode()
+    tmp_ledger.source("report", raw=raw, fmt="text", grade="transcription",
+                      extra="values:\n  kv:\n    value: 890 B/token\n    passage: to 890 bytes per token\n"
+                            "  ratio:\n    value: 1/4\n    passage: roughly 1/4 of V4-Flash\n")
+    tmp_ledger.claim("d/kv", 'said: "890 bytes per token"\nfigure: 890 B/token\nlabel: vendor\n'
+                     "inputs:\n  kv: report#kv\n  ratio: report#ratio\ncompute:\n  r: kv\n")
+    report = tmp_ledger.verify()
+    claim = report.claim("d/kv")
+    assert claim.status == "verified"
+    assert claim.inputs[0].passage == "to 890 bytes per token" and claim.inputs[0].grade == "transcription"
+    assert claim.grade == "transcription"
+
+
+def test_a_text_excerpt_is_read_by_key_and_a_key_with_two_values_is_refused(tmp_ledger):
+    tmp_ledger.source("cfg", raw=b'| "num_hidden_layers": 48, | |\n"hidden_size": 5120', fmt="text")
+    tmp_ledger.source("two", raw=b'"num_hidden_layers": 48\n"num_hidden_layers": 50\n', fmt="text")
+    tmp_ledger.claim("c/a", 'said: x\nfigure: "48"\nlabel: quoted\ninputs:\n  n: cfg#num_hidden_layers\ncompute:\n  r: n\n')
+    tmp_ledger.claim("c/b", 'said: x\nfigure: "48"\nlabel: quoted\ninputs:\n  n: two#num_hidden_layers\ncompute:\n  r: n\n')
+    report = tmp_ledger.verify()
+    assert report.claim("c/a").status == "verified"
+    assert report.claim("c/b").reason.startswith("key 'num_hidden_layers' has several values in snapshot")
+
+
+def test_json_paths(tmp_ledger):
+    tmp_ledger.source("idx", raw=b'{"metadata": {"total_size": 29540067328}, "weight_map": {}}')
+    tmp_ledger.claim("w/gb", 'said: x\nfigure: 29.5 GB\nlabel: derived\ninputs:\n  size: idx#metadata.total_size B\n'
+                     "compute:\n  r: size\n")
+    assert tmp_ledger.verify().claim("w/gb").status == "verified"
+
+
+def test_passages_compare_with_typography_normalised():
+    assert normalise("“at least 320GB VRAM” — total\u00a0across  GPUs") == '"at least 320GB VRAM" - total across GPUs'
+
+
+def test_units_are_dimensions_of_their_own():
+    assert units.convert(units.quantity(192, "KiB/token"), "B/token") == 196608
+    assert units.convert(units.quantity(1, "GB"), "B") == 10**9
+    assert units.convert(units.quantity(1, "GiB"), "B") == 2**30
+    assert units.convert(units.quantity(1, "byte"), "bit") == 8
+    with pytest.raises(UnitError, match="ambiguous"):
+        units.parse_unit("KB")
+    with pytest.raises(UnitError):
+        units.convert(units.quantity(1, "B"), "token")
+    with pytest.raises(UnitError):
+        units.convert(units.quantity(1, "parameter"), "")
+
+
+def test_retrieved_on_must_be_quoted_and_the_error_says_so(tmp_ledger):
+    tmp_ledger.source("s", "title: t\ngrade: unarchived\nretrieved: {on: 2026-11-01, how: x}\n")
+    problems = [str(p) for p in tmp_ledger.verify().problems]
+    assert problems == ["ledger/sources/s.yaml:3: retrieved: a key was read by YAML as the boolean True "
+                        "(yes/no/on/off are booleans in YAML 1.1); put the key in quotes"]
