@@ -182,3 +182,48 @@ def render(root: Path, out: Path | None) -> None:
     from .outputs import summary_line
 
     click.echo(f"{summary_line(report)}\nwrote {out / 'index.html'}")
+
+
+@main.command("check-draft", epilog="Exit codes: 0 every figure in the draft is backed, 1 one is not "
+              "(drift, ambiguous, erratum, unchecked or unbacked), 2 the input could not be used.")
+@click.argument("draft", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@root_option
+@click.option("--issue", metavar="SLUG", default=None,
+              help="The claims/ group of this draft: its claims are preferred, and those no figure uses are listed as stale.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the JSON result here.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
+              help="What to print: a table, JSON, or GitHub annotations on the draft's lines.")
+@click.option("--set-aside", "set_aside", is_flag=True, help="Also list what was set aside (dates, names...) and why.")
+def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool) -> None:
+    """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
+    backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
+    from . import atomic
+    from .draft.check import check_file
+    from .draft.output import render, to_json
+
+    result = check_file(draft, _verify(root), issue=issue)
+    if json_path:
+        atomic.write_text(json_path, to_json(result))
+    click.echo(render(result, fmt, set_aside=set_aside), nl=False)
+    sys.exit(result.exit_code)
+
+
+@main.command(epilog="Exit codes: 0 records were written (or every figure is already ledgered), 2 the input could not be used.")
+@click.option("--from-draft", "draft", metavar="FILE", required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The draft to ledger.")
+@click.option("--issue", metavar="SLUG", required=True, help="The claims/ group to write into: claims/SLUG/.")
+@root_option
+def new(draft: Path, issue: str, root: Path) -> None:
+    """Write a starting claim record for every unbacked figure of a draft (sentence and figure
+    filled in; unchecked until someone adds the working). Existing files are never overwritten."""
+    from .draft.check import check_file
+    from .draft.new import starting_records
+
+    written = starting_records(check_file(draft, _verify(root), issue=issue), root=root, issue=issue,
+                               draft_name=draft.name)
+    for item in written:
+        click.echo(f"{'wrote' if item.written else 'exists, left as it is:'} {item.path}  "
+                   f"(line {item.line}: {item.figure})")
+    click.echo(f"{sum(i.written for i in written)} starting records written"
+               + ("" if written else ": every figure is already in the ledger"))

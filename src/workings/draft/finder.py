@@ -17,7 +17,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from . import equations, setaside
-from .text import Paragraph, is_markdown, paragraphs, sentence_at, sentences
+from .text import Paragraph, is_markdown, paragraphs, sentence_at, sentence_index, sentences
 from .unitwords import read_unit, scale_of
 from .words import WordNumber, number_at, split_words
 
@@ -57,6 +57,7 @@ class Figure:
     inverse: bool = False
     step: Fraction | None = None
     sentence: str = ""
+    context: str = ""  # the sentence with the one before and the one after it
     heading: bool = False
 
 
@@ -85,15 +86,20 @@ class Found:
     figures: tuple[Figure, ...]
     equations: tuple[PrintedEquation, ...]
     set_aside: tuple[SetAside, ...]
+    sentences: tuple[str, ...] = ()  # every sentence of the draft, in order
 
 
 def find_figures(text: str, *, markdown: bool = False) -> Found:
     figures: list[Figure] = []
     printed: list[PrintedEquation] = []
     skipped: list[SetAside] = []
+    every: list[str] = []
     for paragraph in paragraphs(text, markdown=markdown):
+        if not paragraph.code:
+            every.extend(s.text for s in sentences(paragraph))
         _scan(paragraph, figures, printed, skipped)
-    return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped))
+    return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped),
+                 sentences=tuple(every))
 
 
 def find_in_file(path) -> Found:
@@ -139,6 +145,8 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
             continue
         figure_start, end, fields = read
         info = where(start)
+        at = sentence_index(split, start) if split else 0
+        context = " ".join(x.text for x in split[max(0, at - 1):at + 2])
         sentence = sentence_at(split, start) if split else None
         bare = fields["kind"] == "count"
         if bare and paragraph.heading:
@@ -147,7 +155,7 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
             skipped.append(SetAside(text=fields["number"], reason="formula", **info))
         else:
             figures.append(Figure(text=text[figure_start:end].strip(), heading=paragraph.heading,
-                                  **info, **fields))
+                                  context=context, **info, **fields))
         consumed = end
 
 

@@ -152,6 +152,10 @@ def sentences(paragraph: Paragraph) -> list[Sentence]:
 
 def sentence_at(found: list[Sentence], offset: int) -> Sentence:
     """The sentence holding ``offset`` (``found`` is in order and covers the paragraph)."""
+    return found[sentence_index(found, offset)]
+
+
+def sentence_index(found: list[Sentence], offset: int) -> int:
     low, high = 0, len(found) - 1
     while low < high:
         middle = (low + high + 1) // 2
@@ -159,4 +163,4 @@ def sentence_at(found: list[Sentence], offset: int) -> Sentence:
             low = middle
         else:
             high = middle - 1
-    return found[low]
+    return low

@@ -1,0 +1,211 @@
+"""``workings check-draft``: every figure of a draft, matched once against a verified ledger.
+
+The result is a ``DraftCheck`` of plain dataclasses; the text table, JSON and GitHub annotations in
+``output`` only format it. Exit code: 0 when every figure is backed, 1 otherwise (stale claims and
+set-asides are listed, never failed on).
+
+JSON format history (``format``):
+  1. first version: file, issue, summary, figures (line, column, text, kind, status, reason, claim,
+     printed, recomputed, sentence), set_aside, stale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..figures import format_number
+from ..report import Report
+from . import match
+from .finder import Figure, Found, find_figures
+from .text import is_markdown
+from .words import number_at, split_words
+
+FORMAT = 1
+STATUSES = ("backed", "drift", "ambiguous", "erratum", "unchecked", "unbacked")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FigureResult:
+    line: int
+    column: int
+    text: str
+    kind: str                       # quantity | ratio | count | equation
+    status: str                     # one of STATUSES
+    reason: str
+    sentence: str
+    claim: str | None = None
+    claim_file: str | None = None
+    printed: str | None = None      # the claim's figure as printed
+    recomputed: str | None = None   # the claim's recomputed value, in the draft's unit
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StaleClaim:
+    id: str
+    file: str
+    line: int
+    figure: str | None
+    said: str | None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DraftCheck:
+    file: str
+    issue: str | None
+    figures: tuple[FigureResult, ...]
+    set_aside: tuple  # finder.SetAside
+    stale: tuple[StaleClaim, ...]
+    format: int = FORMAT
+    found: Found | None = field(default=None, compare=False, repr=False)  # what the finder saw
+
+    @property
+    def summary(self) -> dict:
+        counts = {status: sum(1 for f in self.figures if f.status == status) for status in STATUSES}
+        return {**counts, "figures": len(self.figures), "set_aside": len(self.set_aside), "stale": len(self.stale)}
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if all(f.status == "backed" for f in self.figures) else 1
+
+    def to_dict(self) -> dict:
+        return {"format": self.format, "file": self.file, "issue": self.issue, "summary": self.summary,
+                "figures": [f.to_dict() for f in self.figures],
+                "set_aside": [asdict(s) for s in self.set_aside],
+                "stale": [s.to_dict() for s in self.stale]}
+
+
+def check_file(path: str | Path, report: Report, *, issue: str | None = None) -> DraftCheck:
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    return check_text(text, report, file=str(path), issue=issue, markdown=is_markdown(path.name))
+
+
+def check_text(text: str, report: Report, *, file: str = "draft", issue: str | None = None,
+               markdown: bool = False) -> DraftCheck:
+    found = find_figures(text, markdown=markdown)
+    views = [match.view(c) for c in report.claims if c.said]
+    results = _figures(found, views, issue) + _equations(found)
+    results.sort(key=lambda r: (r.line, r.column, r.kind != "equation"))
+    return DraftCheck(file=file, issue=issue, figures=tuple(results), set_aside=found.set_aside,
+                      stale=_stale(report, issue, found, results), found=found)
+
+
+def _equations(found: Found) -> list[FigureResult]:
+    out = []
+    for eq in found.equations:
+        computed = format_number(eq.computed, max_places=6)
+        reason = "the arithmetic holds" if eq.holds else \
+            f"the arithmetic does not hold: the left side is {computed}, not {format_number(eq.printed)}"
+        out.append(FigureResult(line=eq.line, column=eq.column, text=eq.text, kind="equation",
+                                status="backed" if eq.holds else "drift", reason=reason, sentence=eq.sentence))
+    return out
+
+
+def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> list[FigureResult]:
+    figures = found.figures
+    chosen: list[match.Match | None] = [None] * len(figures)
+    matched_in: dict[str, list[str]] = {}  # claim id -> sentences of the figures it backs
+    scores = []
+    for index, figure in enumerate(figures):
+        sentence, window, near = match.words(figure.sentence), match.words(figure.context), match.near(figure)
+        scored = []
+        for claim in views:
+            aligned = match.align(claim, sentence, window)
+            local = len(near & claim.around) / len(claim.around) if claim.around else 0.0
+            bonus = 0.05 if issue is not None and claim.result.group == issue else 0.0
+            scored.append((aligned, local, aligned + 0.3 * local + bonus, claim))
+        scores.append(scored)
+        best = None
+        for aligned, local, score, claim in scored:
+            how, shown = _agreement(figure, claim, aligned)
+            if how is None:
+                continue
+            # Two figures of one sentence that agree with the same two claims ("four times smaller",
+            # "four times as much") take one each: a claim already used in this sentence ranks lower.
+            fresh = figure.sentence not in matched_in.get(claim.result.id, ())
+            rank = (how in ("printed", "recomputed"), fresh, score)
+            if best is None or rank > best[0]:
+                best = (rank, claim, how, shown)
+        if best is not None:
+            chosen[index] = match.verdict(figure, best[1], best[2], best[3])
+            matched_in.setdefault(best[1].result.id, []).append(figure.sentence)
+    for index, figure in enumerate(figures):
+        if chosen[index] is None:
+            chosen[index] = _drift_or_unbacked(figure, scores[index], matched_in)
+    return [_result(figure, m) for figure, m in zip(figures, chosen)]
+
+
+def _agreement(figure: Figure, claim: match.ClaimView, aligned: float) -> tuple[str | None, str | None]:
+    if claim.result.check and not claim.result.figure:
+        # A relation ("more than weights plus cache") backs the figures its own sentence prints.
+        number = figure.number.lower()
+        return ("printed", None) if aligned >= 0.8 and number in (claim.result.said or "").lower() else (None, None)
+    if aligned < match.VALUE_ALIGN[figure.kind]:
+        return None, None
+    return match.compare(figure, claim)
+
+
+def _drift_or_unbacked(figure: Figure, scored, matched_in: dict[str, list[str]]) -> match.Match:
+    """A figure no claim agrees with is drift when its sentence is a claim's, the words around it
+    are the words around that claim's figure, and no figure nearby already matched that claim."""
+    best = None
+    for aligned, local, score, claim in scored:
+        if aligned < match.ALIGNED or local < 0.5 or not claim.result.figure:
+            continue
+        if any(sentence in figure.context for sentence in matched_in.get(claim.result.id, ())):
+            continue
+        if match.compatible(figure, claim) and (best is None or score > best[0]):
+            best = (score, claim)
+    if best is None:
+        return match.Match(status="unbacked", reason="no claim in the ledger states this figure")
+    claim = best[1]
+    how, shown = match.compare(figure, claim)
+    if how == "swapped":
+        return match.verdict(figure, claim, how, shown)
+    result = claim.result
+    recomputed = f", recomputed {shown}" if shown else ""
+    return match.Match(status="drift", claim=result, printed=result.figure, recomputed=shown,
+                       reason=f"the draft prints {figure.text}; the ledger has {result.figure}{recomputed}")
+
+
+def _stale(report: Report, issue: str | None, found: Found, results: list[FigureResult]) -> tuple[StaleClaim, ...]:
+    """Claims of the issue whose figure no longer appears in the draft. A claim backing no figure
+    still counts as present when its sentence is in the draft with its number (a date or a name,
+    set aside) or, for a relation, when its sentence is."""
+    if issue is None:
+        return ()
+    used = {r.claim for r in results if r.claim}
+    sentences = [(s, match.words(s)) for s in found.sentences]
+    out = []
+    for claim in report.claims:
+        if claim.group != issue or claim.id in used:
+            continue
+        view = match.view(claim)
+        number = (claim.figure or "").split(" ")[0]
+        present = any(match.align(view, w, w) >= 0.8 and (claim.check or number and number in s or (
+            view.printed is not None and view.printed[0] in _word_values(s))) for s, w in sentences)
+        if not present:
+            out.append(StaleClaim(id=claim.id, file=claim.file, line=claim.line, figure=claim.figure or claim.check,
+                                  said=claim.said))
+    return tuple(out)
+
+
+def _word_values(sentence: str) -> set:
+    """Every number written in words in ``sentence`` ("one of three modes" gives 1 and 3)."""
+    found = split_words(sentence)
+    return {n.value for i in range(len(found)) if (n := number_at(found, i)) is not None}
+
+
+def _result(figure: Figure, m: match.Match) -> FigureResult:
+    claim = m.claim
+    return FigureResult(line=figure.line, column=figure.column, text=figure.text, kind=figure.kind,
+                        status=m.status, reason=m.reason, sentence=figure.sentence,
+                        claim=claim.id if claim else None, claim_file=claim.file if claim else None,
+                        printed=m.printed, recomputed=m.recomputed)

@@ -1,0 +1,247 @@
+"""Holding a draft's figures against the ledger: which claim backs each one, and whether it agrees.
+
+A figure is matched in two ways at once. Its sentence is aligned with each claim's ``said`` (the
+share of the claim's words that the draft sentence, or the sentence with its neighbours, contains),
+and its value is compared with the claim's printed figure and recomputed value, both converted into
+the unit the draft printed. The draft's printed precision decides agreement ("198.6 GB" agrees with
+anything that rounds to 198.6 GB), and its qualifier too ("more than 90%" agrees with 93.3%).
+
+A figure that agrees with a claim is backed by it, if the claim itself stands. A figure that agrees
+with none, in a sentence that aligns with a claim nothing else in that sentence took, is drift: the
+draft prints another value than the ledger holds (or, when it agrees only with its SI and IEC
+prefixes swapped, ``ambiguous``). Anything else is unbacked.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .. import units
+from ..errors import LedgerError
+from ..figures import format_number, read_figure
+from ..report import ClaimResult
+from .finder import Figure, find_figures
+
+ALIGNED = 0.6          # share of a claim's words in the draft sentence for the sentence to be "its"
+# How well a sentence must align for a figure that agrees in value to be backed: a figure with a
+# unit ("890 bytes") is rare enough to match on value; a bare "2" needs its sentence.
+VALUE_ALIGN = {"quantity": 0.0, "ratio": 0.15, "count": 0.35}
+_STOP = frozenset("a an and are as at be by for from in is it its of on or that the this to was with".split())
+_TOKEN = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimView:
+    """What matching needs of a claim, computed once per claim."""
+
+    result: ClaimResult
+    words: frozenset[str]
+    around: frozenset[str]          # words next to the figure in ``said``
+    printed: tuple[Fraction, str] | None
+    recomputed: tuple[Fraction, str] | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Match:
+    status: str                     # backed | drift | ambiguous | erratum | unchecked | unbacked
+    reason: str
+    claim: ClaimResult | None = None
+    printed: str | None = None      # the claim's figure as printed
+    recomputed: str | None = None   # the claim's recomputed value, in the draft's unit where it converts
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(w for w in _TOKEN.findall(text.lower()) if w not in _STOP)
+
+
+def view(claim: ClaimResult) -> ClaimView:
+    said = claim.said or ""
+    printed = None
+    around: frozenset[str] = frozenset()
+    if claim.figure:
+        try:
+            figure = read_figure(claim.figure)
+            printed = (figure.value, figure.unit)
+        except LedgerError:
+            printed = None
+    recomputed = (claim.result.value, claim.result.unit) if claim.result else None
+    partial = ClaimView(result=claim, words=words(said), around=around, printed=printed, recomputed=recomputed)
+    # Where the claim's figure sits in its own sentence, found as the draft's figures are found:
+    # the words around it tell two figures of one sentence apart.
+    found = find_figures(said).figures if printed else ()
+    for wanted in ("printed", "recomputed"):
+        spot = next((f for f in found if compare(f, partial)[0] == wanted), None)
+        if spot is not None:
+            around = near(spot)
+            break
+    return ClaimView(result=claim, words=partial.words, around=around, printed=printed, recomputed=recomputed)
+
+
+def near(figure: Figure) -> frozenset[str]:
+    """The words just before and after a figure in its sentence, and its own."""
+    spot = figure.sentence.find(figure.text)
+    if spot < 0:
+        return words(figure.sentence)
+    before = figure.sentence[:spot].split()[-3:]
+    after = figure.sentence[spot + len(figure.text):].split()[:4]
+    return words(" ".join(before + figure.text.split() + after))
+
+
+def align(claim: ClaimView, sentence: frozenset[str], window: frozenset[str]) -> float:
+    if not claim.words:
+        return 0.0
+    inside = len(claim.words & sentence) / len(claim.words)
+    return max(inside, 0.9 * len(claim.words & window) / len(claim.words))
+
+
+@functools.lru_cache(maxsize=1024)
+def _base(unit: str) -> tuple[Fraction, str] | None:
+    """(factor to base units, dimensionality) of a unit string; None when it does not parse."""
+    try:
+        value = units.quantity(1, unit).to_base_units()
+    except (LedgerError, Exception):  # pint raises many types for text it cannot read
+        return None
+    return Fraction(value.magnitude), str(value.dimensionality)
+
+
+def in_unit(value: Fraction, unit: str, target: str) -> Fraction | None:
+    """``value`` (in ``unit``) expressed in ``target``; a "per token" present on one side only is
+    dropped ("890 bytes" is read against 890 B/token). None when the dimensions differ."""
+    for have, want in ((unit, target), (unit.split("/")[0], target.split("/")[0])):
+        a, b = _base(have), _base(want)
+        if a and b and a[1] == b[1]:
+            return value * a[0] / b[0]
+    return None
+
+
+def readings(figure: Figure) -> list[str]:
+    """"KB" is read as kB and as KiB; every other unit as printed."""
+    return units.readings(figure.unit) if figure.unit else [""]
+
+
+def agrees(figure: Figure, value: Fraction) -> bool:
+    """Whether ``value`` (in the figure's unit) is what the figure says, at its printed precision."""
+    candidates = [value]
+    if figure.kind == "ratio" and value:
+        candidates.append(1 / value)  # "437 times smaller" and "1/437" say the same
+    return any(_agrees(figure, c) for c in candidates)
+
+
+def _agrees(figure: Figure, value: Fraction) -> bool:
+    printed = figure.value
+    if figure.upper is not None:
+        step = figure.step or Fraction(0)
+        return printed - step / 2 <= value <= figure.upper + step / 2
+    if figure.qualifier in ("more than", "at least"):
+        return value >= printed
+    if figure.qualifier in ("less than", "at most"):
+        return value <= printed
+    if figure.step is None:
+        if figure.qualifier in ("about", "nearly"):
+            return abs(value - printed) <= abs(printed) / 20
+        return value == printed
+    step = figure.step
+    if figure.qualifier in ("about", "nearly"):
+        digits = figure.number.replace(",", "")
+        if "." not in digits and digits.isdigit() and digits.strip("0"):
+            step *= 10 ** (len(digits) - len(digits.rstrip("0")))
+        return any(_round(value, step, mode) == printed for mode in ("nearest", "floor", "ceil"))
+    return _round(value, step, "nearest") == printed
+
+
+def _round(value: Fraction, step: Fraction, mode: str) -> Fraction:
+    scaled = value / step
+    if mode == "floor":
+        whole = scaled.numerator // scaled.denominator
+    elif mode == "ceil":
+        whole = -((-scaled.numerator) // scaled.denominator)
+    else:
+        whole = (abs(scaled.numerator) * 2 + scaled.denominator) // (scaled.denominator * 2)
+        whole = whole if scaled >= 0 else -whole
+    return whole * step
+
+
+def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
+    """How the figure agrees with the claim: "printed", "recomputed", "reading" (only under one
+    reading of KB), "swapped" (only with SI and IEC swapped), or None; and the recomputed value
+    shown in the draft's unit."""
+    shown = None
+    if claim.recomputed and (converted := values_in(claim.recomputed, figure)):
+        reading, value = converted[-1]
+        shown = f"{format_number(value, max_places=3)} {reading}".strip()
+    for name, pair in (("printed", claim.printed), ("recomputed", claim.recomputed)):
+        if pair is None:
+            continue
+        converted = values_in(pair, figure)
+        holding = {reading for reading, value in converted if agrees(figure, value)}
+        if holding and (holding >= set(readings(figure)) or figure.unit in holding):
+            return name, shown
+        if holding:
+            return "reading", shown
+    swapped = units.other_reading(figure.unit) if figure.unit else None
+    if swapped and claim.recomputed:
+        c = in_unit(claim.recomputed[0], claim.recomputed[1], swapped)
+        if c is not None and agrees(figure, c):
+            return "swapped", shown
+    return None, shown
+
+
+def values_in(pair: tuple[Fraction, str], figure: Figure) -> list[tuple[str, Fraction]]:
+    """A claim's (value, unit) in each reading of the figure's unit; the same unit string as
+    printed ("KB" and "KB") compares as it stands."""
+    value, unit = pair
+    if unit == figure.unit or figure.kind == "count" and not figure.unit:
+        return [(figure.unit, value)]  # the same unit; or "the 890" for 890 B/token, unit left unsaid
+    out = []
+    for theirs in units.readings(unit) if unit else [""]:
+        for ours in readings(figure):
+            if (c := in_unit(value, theirs, ours)) is not None:
+                out.append((ours, c))
+    return out
+
+
+def compatible(figure: Figure, claim: ClaimView) -> bool:
+    """Whether the claim's figure could be the same kind of figure (same dimension)."""
+    pair = claim.printed or claim.recomputed
+    return pair is not None and bool(values_in(pair, figure))
+
+
+def verdict(figure: Figure, claim: ClaimView, how: str, shown: str | None) -> Match:
+    """What a figure that agrees with ``claim`` (as ``how`` says) is, given the claim's own status."""
+    result = claim.result
+    common = {"claim": result, "printed": result.figure or result.check, "recomputed": shown}
+    if how == "reading":
+        return Match(status="ambiguous", reason=f"{figure.unit} holds under one reading only "
+                     f"(the ledger's value is {shown}); say which the draft means", **common)
+    if how == "swapped":
+        swapped = units.other_reading(figure.unit)
+        return Match(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
+                     f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?", **common)
+    if result.status == "verified":
+        return Match(status="backed", reason=f"agrees with the claim's {how} value", **common)
+    if result.status == "unchecked":
+        if not (result.inputs or result.cites or result.steps):
+            why = _first_sentence(result.notes or "") or "no working and no source yet"
+            return Match(status="unchecked", reason=f"the ledger records it, unbacked: {why}", **common)
+        return Match(status="backed", reason=f"agrees with a {result.label} figure its sources state "
+                     "(nothing recomputes it)", **common)
+    if result.status == "erratum":
+        if how == "recomputed":
+            return Match(status="backed", reason="agrees with the corrected value of a recorded erratum", **common)
+        reason = (result.erratum or {}).get("reason", result.reason)
+        return Match(status="erratum", reason=f"wrong as printed (an erratum is recorded): {reason}", **common)
+    if result.status == "drift":
+        if how == "recomputed":
+            return Match(status="backed", reason="agrees with the recomputed value (the ledger's printed "
+                         "figure drifted)", **common)
+        return Match(status="drift", reason=f"the claim drifted: {result.reason}", **common)
+    return Match(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}", **common)
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    end = re.search(r"[.!?](?=\s|$)", text)
+    return text[: end.end()] if end else text[:200]

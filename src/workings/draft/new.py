@@ -1,0 +1,121 @@
+"""``workings new --from-draft``: a starting claim record for every unbacked figure of a draft.
+
+Each record holds the sentence and the figure as printed, in the ledger's units, and no working:
+it stays ``unchecked`` (and check-draft says so) until someone adds inputs and compute steps, or
+cites the passage of a source that states it. An existing file is never overwritten: the record is
+written to a temporary file and hard-linked into place, which fails if the name is taken.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..figures import format_exact
+from .check import DraftCheck
+from .finder import Figure
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+LABELS = "derived | quoted | estimate | bound | vendor | measured"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Written:
+    path: Path
+    line: int
+    figure: str
+    written: bool  # False: a file of that name was already there, left as it was
+
+
+def starting_records(check: DraftCheck, *, root: Path, issue: str, draft_name: str) -> list[Written]:
+    """Write claims/<issue>/<slug>.yaml for each unbacked figure; return what was done."""
+    by_place = {(f.line, f.column): f for f in check.found.figures}
+    folder = Path(root) / "claims" / issue
+    out: list[Written] = []
+    names: set[str] = set()
+    for result in check.figures:
+        if result.status != "unbacked" or result.kind == "equation" or result.claim:
+            continue
+        figure = by_place[(result.line, result.column)]
+        name = _name(figure, names)
+        path = folder / f"{name}.yaml"
+        printed = figure_text(figure)
+        out.append(Written(path=path, line=figure.line, figure=printed,
+                           written=_create(path, record(figure, printed, draft_name))))
+    return out
+
+
+def figure_text(figure: Figure) -> str:
+    """The figure in the record's form: the number exact ("196,608", "0.003", "1/437"), then the
+    unit in the ledger's names."""
+    value = figure.value
+    if value.denominator == 1:
+        number = f"{value.numerator:,}"
+    else:
+        number = format_exact(value)
+        if figure.step is None or "/" in number:  # words ("a quarter") or a repeating decimal
+            number = f"{value.numerator}/{value.denominator}"
+    return f"{number} {figure.unit}".strip()
+
+
+def record(figure: Figure, printed: str, draft_name: str) -> str:
+    said = figure.sentence[:2000]
+    lines = [f"# Starting record from {draft_name}, line {figure.line}, written by `workings new --from-draft`.",
+             "# Unchecked until it has a working: inputs (source#key, or literals with assumptions) and",
+             "# compute steps, or cites of the passage that states it.",
+             f"said: {_quote(said)}",
+             f"figure: {_quote(printed)}",
+             f"label: {_label(figure)}  # {LABELS}"]
+    if figure.qualifier in ("more than", "at least") or figure.upper is not None:
+        lines.append("bound: at-least")
+    elif figure.qualifier in ("less than", "at most"):
+        lines.append("bound: at-most")
+    note = f"Unchecked: ledgered from the draft as printed ({figure.text}); no working yet."
+    if figure.upper is not None:
+        note += f" Printed as a range; the figure is its low end, up to {format_exact(figure.upper)}."
+    lines.append(f"notes: {_quote(note)}")
+    return "\n".join(lines) + "\n"
+
+
+def _label(figure: Figure) -> str:
+    if figure.qualifier in ("more than", "at least", "less than", "at most"):
+        return "bound"
+    return "estimate" if figure.qualifier in ("about", "nearly") else "derived"
+
+
+def _quote(text: str) -> str:
+    # A JSON string is a YAML double-quoted scalar: every character survives, "no" stays text.
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _name(figure: Figure, taken: set[str]) -> str:
+    base = _SLUG.sub("-", figure.text.lower()).strip("-")[:60].strip("-") or "figure"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}-{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def _create(path: Path, text: str) -> bool:
+    """Write ``text`` to ``path`` atomically unless ``path`` exists; True when written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        return False
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(tmp, path)  # fails if the name is taken: never replaces a record
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        os.unlink(tmp)
