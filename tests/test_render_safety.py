@@ -135,3 +135,17 @@ def test_an_archived_html_page_is_copied_as_text(tmp_ledger, tmp_path):
     site = render_site(report, tmp_ledger.root, tmp_path / "site")
     assert (site / "snapshots" / f"{name}.txt").read_bytes() == raw
     assert not Path(site / "snapshots" / name).exists()
+
+
+def test_invalid_records_still_get_pages_that_say_why(tmp_ledger, tmp_path):
+    tmp_ledger.qwen()
+    tmp_ledger.claim("kv/typo", 'said: "x"\nfigur: 1 B\nlabel: derived\n')
+    tmp_ledger.source("bad", "title: a source\ngrade: excellent\n")
+    report = tmp_ledger.verify()
+    site = render_site(report, tmp_ledger.root, tmp_path / "site")
+    claim = (site / "claims" / "kv--typo.html").read_text(encoding="utf-8")
+    assert 'data-claim="kv/typo" data-status="error"' in claim and "figur" in claim
+    source = (site / "sources" / "bad.html").read_text(encoding="utf-8")
+    assert "this record cannot be used" in source and "excellent" in source
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert index.index('data-claim="kv/typo"') < index.index('<section class="group"')
