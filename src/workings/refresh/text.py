@@ -100,7 +100,7 @@ def run(root: Path, ids: Iterable[str], *, check: bool, timeout: float, jobs: in
     with contextlib.ExitStack() as stack:
 
         def progress(total: int) -> Callable[[int], None]:
-            if total < PROGRESS_FROM:
+            if total < PROGRESS_FROM or not sys.stderr.isatty():  # no bar in logs and pipes
                 return lambda done: None
             bar = stack.enter_context(click.progressbar(length=total, label="Fetching sources", file=sys.stderr))
             return bar.update
