@@ -156,6 +156,15 @@ def test_cli_render_writes_the_site_under_reports_by_default(tmp_ledger):
     assert (tmp_ledger.root / "reports" / "site" / "claims" / "kv--per-token.html").is_file()
 
 
+def test_cli_render_refuses_a_folder_it_did_not_make(tmp_ledger, tmp_path):
+    write_ledger(tmp_ledger)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep")
+    result = CliRunner().invoke(main, ["render", "--root", str(tmp_ledger.root), "--out", str(tmp_path / "mine")])
+    assert result.exit_code == 2
+    assert "refusing to replace" in result.output and (tmp_path / "mine" / "notes.txt").read_text() == "keep"
+
+
 def test_importing_the_cli_does_not_load_jinja2():
     code = "import sys, workings.cli, workings.engine; print('jinja2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
