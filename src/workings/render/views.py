@@ -110,7 +110,7 @@ class Site:
         labels = sorted({c.label for c in claims if c.label})
         anchors = page_names(groups, "group")
         return {"summary": self.report.summary, "statuses": STATUSES, "labels": labels,
-                "attention": attention,
+                "attention": attention, "corrections": [self.row(c) for c in claims if c.status == "erratum"],
                 "groups": [{"name": name, "anchor": anchors[name][len("group/"):-len(".html")], "claims": items,
                             "failing": sum(c["status"] in FAILING for c in items)}
                            for name, items in sorted(groups.items())],

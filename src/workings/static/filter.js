@@ -5,7 +5,7 @@
   var form = document.getElementById("filter");
   if (!form) { return; }
   var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-claim]"));
-  var sections = Array.prototype.slice.call(document.querySelectorAll("section.group, section.attention"));
+  var sections = Array.prototype.slice.call(document.querySelectorAll("section.group, section.attention, section.corrections"));
   function apply() {
     var status = form.elements.status.value, label = form.elements.label.value, shown = 0, ids = {};
     rows.forEach(function (row) {
