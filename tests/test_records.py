@@ -84,3 +84,16 @@ def test_retrieved_on_must_be_quoted_and_the_error_says_so(tmp_ledger):
     problems = [str(p) for p in tmp_ledger.verify().problems]
     assert problems == ["ledger/sources/s.yaml:3: retrieved: a key was read by YAML as the boolean True "
                         "(yes/no/on/off are booleans in YAML 1.1); put the key in quotes"]
+
+
+def test_parameter_counts_kept_by_refresh_are_inputs(tmp_ledger):
+    tmp_ledger.source("idx", raw=b'{"metadata": {"total_size": 29540067328}}',
+                      extra="safetensors:\n  parameters:\n    BF16: 14770033664\n")
+    tmp_ledger.claim("w/params", 'said: x\nfigure: 14.8 Gparameter\nlabel: derived\ninputs:\n'
+                     "  n: idx#safetensors.parameters.BF16 parameter\ncompute:\n  r: n\n")
+    tmp_ledger.claim("w/bytes", 'said: x\nfigure: 29.5 GB\nlabel: derived\ninputs:\n'
+                     "  n: idx#safetensors.parameters.BF16 parameter\n  b: 2 B\nassumptions:\n  b: BF16\n"
+                     "compute:\n  r: n * b / parameter\n")
+    report = tmp_ledger.verify()
+    assert report.claim("w/params").status == "verified"
+    assert report.claim("w/bytes").status == "verified"

@@ -167,6 +167,9 @@ class _Evaluation:
                 if item.unit and declared.unit:
                     raise LedgerError(f"{item.source}#{item.key} already has the unit {declared.unit}")
                 magnitude, unit, passage = declared.value, declared.unit or item.unit, declared.passage
+            elif item.key.startswith("safetensors.") and source.safetensors:
+                # parameter counts refresh read from the official shards' headers
+                magnitude, unit = _lookup_safetensors(source.safetensors, item.key), item.unit
             else:
                 snapshot = self.ledger.snapshots.get(item.source)
                 if snapshot is None:
@@ -266,6 +269,17 @@ class _Evaluation:
             cites=getattr(self, "cites", ()), notes=claim.notes,
             erratum={"reason": claim.erratum.reason, "recomputed": claim.erratum.recomputed} if claim.erratum else None,
             uses=tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim"})))
+
+
+def _lookup_safetensors(data: dict, key: str) -> Fraction:
+    node = data
+    for part in key.split(".")[1:]:
+        if not isinstance(node, dict) or part not in node:
+            raise LedgerError(f"key {key!r} is not in the source's safetensors record")
+        node = node[part]
+    if isinstance(node, bool) or not isinstance(node, int):
+        raise LedgerError(f"key {key!r} in the safetensors record is not a whole number")
+    return Fraction(node)
 
 
 def _reason(status: str, messages) -> str:

@@ -164,9 +164,14 @@ class Claim:
         cites = _cites(c, data.get("cites"))
         notes = c.text(("notes",), data["notes"], max_len=5000) if "notes" in data else None
         probe = data.get("probe")
-        if probe is not None and not isinstance(probe, dict):
-            c.problem(("probe",), "expected a mapping (see the probe section of docs/format.md)")
-            probe = None
+        if probe is not None:
+            from .probe.spec import ProbeSpecError, ProbeSpec  # no torch: validating is cheap
+
+            try:
+                ProbeSpec.from_dict(probe)
+            except ProbeSpecError as exc:
+                c.problem(("probe", exc.key) if exc.key else ("probe",), str(exc))
+                probe = None
         if c.problems:
             return None, c.problems
         return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
