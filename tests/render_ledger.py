@@ -75,6 +75,18 @@ inputs:
 compute:
   total: layers + window
 """,
+    # erratum: wrong as printed, the correction recorded
+    "kv/full-window-corrected": """\
+said: "A full window takes 200 GB of cache."
+figure: 200 GB
+label: derived
+inputs:
+  per_token: claim:kv/per-token
+  window: qwen#max_position_embeddings token
+compute:
+  cache: per_token * window
+erratum: {reason: "The issue rounded up; 198.6 GB is right.", recomputed: 198.6 GB}
+""",
     # a check, verified, that uses a source value
     "weights/activations-exceed-cache": """\
 said: "The activations alone take more than a third of the full-window cache."

@@ -35,7 +35,7 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 def test_the_fixture_has_every_status_the_page_must_show(tmp_ledger):
     statuses = {c.id: c.status for c in write_ledger(tmp_ledger).verify().claims}
-    assert {"verified", "drift", "unchecked", "error"} <= set(statuses.values())
+    assert set(statuses.values()) == {"verified", "erratum", "drift", "unchecked", "error"}
     assert statuses["kv/two-chats"] == "drift"  # through its input, not its own figure
 
 
@@ -151,7 +151,7 @@ def test_cli_render_writes_the_site_under_reports_by_default(tmp_ledger):
     write_ledger(tmp_ledger)
     result = CliRunner().invoke(main, ["render", "--root", str(tmp_ledger.root)])
     assert result.exit_code == 0, result.output
-    assert result.output == (f"6 claims: 1 verified, 3 drift, 1 unchecked, 1 error\n"
+    assert result.output == (f"7 claims: 1 verified, 1 erratum, 3 drift, 1 unchecked, 1 error\n"
                              f"wrote {tmp_ledger.root / 'reports' / 'site' / 'index.html'}\n")
     assert (tmp_ledger.root / "reports" / "site" / "claims" / "kv--per-token.html").is_file()
 
