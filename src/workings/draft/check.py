@@ -130,7 +130,9 @@ def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> l
             # Two figures of one sentence that agree with the same two claims ("four times smaller",
             # "four times as much") take one each: a claim already used in this sentence ranks lower.
             fresh = figure.sentence not in matched_in.get(claim.result.id, ())
-            rank = (how in ("printed", "recomputed"), fresh, score)
+            # "28.0 GiB" agrees with a claim printed "30.1 GB" too; the one printed in GiB is its own.
+            same_unit = claim.printed is not None and claim.printed[1] == figure.unit
+            rank = (how in ("printed", "recomputed"), fresh, same_unit, score)
             if best is None or rank > best[0]:
                 best = (rank, claim, how, shown)
         if best is not None:

@@ -125,8 +125,10 @@ def readings(figure: Figure) -> list[str]:
 def agrees(figure: Figure, value: Fraction) -> bool:
     """Whether ``value`` (in the figure's unit) is what the figure says, at its printed precision."""
     candidates = [value]
-    if figure.kind == "ratio" and value:
-        candidates.append(1 / value)  # "437 times smaller" and "1/437" say the same
+    if figure.kind == "ratio" and value and (figure.inverse or figure.value < 1):
+        # "437 times smaller", "a quarter": a reduction, which a record may write either way up
+        # ("437" or "1/437"). "doubles" is never read as "halves".
+        candidates.append(1 / value)
     return any(_agrees(figure, c) for c in candidates)
 
 
