@@ -115,7 +115,7 @@ def test_probe_records_exactly_196608_bytes_per_token_on_cpu(tmp_ledger):
     report = tmp_ledger.verify()
     assert report.exit_code == 0 and report.problems == ()
     (m,) = report.claim("kv/per-token").measurements
-    assert m.result.value == 196_608 and not m.device.is_gpu
+    assert m.result == "196,608 B/token" and not m.is_gpu and m.device_type == "cpu" and m.holds
 
 
 @pytest.mark.torch
@@ -152,7 +152,8 @@ def test_a_bad_probe_key_names_its_place_and_other_claims_still_run(tmp_ledger):
     tmp_ledger.claim("kv/fp8", FP8.replace("format: fp8", "format: fp6"))
     result = run("kv/fp8", "kv/per-token", "--root", tmp_ledger.root)
     assert result.exit_code == 2
-    assert "error: claims/kv/fp8.yaml:12: probe.format: expected one of fp8, int4, fp4, got 'fp6'" in result.output
+    assert ("error: claim 'kv/fp8': its record is invalid (claims/kv/fp8.yaml:12: probe.format: expected one of "
+            "fp8, int4, fp4, got 'fp6')") in result.output
     assert "kv/per-token: kv-bytes on CPU" in result.output
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from . import expr, units
 from .compare import compare_figure
-from .errors import LedgerError
+from .errors import LedgerError, Problem
 from .figures import format_number, read_figure
 from .loader import Ledger
 from .models import GRADES, Claim
@@ -48,7 +48,12 @@ def evaluate_ledger(ledger: Ledger) -> Report:
             messages=tuple(Message(kind="error", text=p.message, file=p.file, line=p.line, key=p.key) for p in bad.problems)))
     claims.sort(key=lambda c: c.id)
     sources = _sources(ledger, claims)
-    return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(ledger.problems)))
+    problems = list(ledger.problems)
+    for m in ledger.measurements:
+        if m.claim not in ledger.claims:
+            problems.append(Problem(file=f"ledger/measurements/{m.filename}", line=1, key="claim",
+                                    message=f"no claim {m.claim!r} in claims/ (renamed or removed?)"))
+    return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(problems)))
 
 
 def _order(claims: dict) -> tuple[list[str], dict[str, str]]:
@@ -327,7 +332,11 @@ def _with_links(result: ClaimResult, ledger: Ledger, done: dict, used_by: list[s
         sources |= {i.source for i in done[upstream][0].inputs if i.source}
     grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
     grade = max(grades, key=GRADES.index) if grades else None
-    measurements = tuple(m for m in ledger.measurements if getattr(m, "claim", None) == result.id)
+    measurements = ()
+    if ledger.measurements:
+        from .measurements import beside  # no torch: the record and its comparison only
+
+        measurements = tuple(beside(m, result) for m in ledger.measurements if m.claim == result.id)
     return replace(result, used_by=tuple(used_by), sources=tuple(sorted(sources)), grade=grade,
                    measurements=measurements)
 

@@ -47,7 +47,8 @@ def derivation(report: Report, claim: ClaimResult) -> str:
         out.append("rests on: " + ", ".join(f"{s} [{grades.get(s)}]" for s in claim.sources)
                    + (f"; least certain: {claim.grade}" if claim.grade else ""))
     for m in claim.measurements:
-        out.append(f"measured: {m.summary()}" if hasattr(m, "summary") else f"measured: {m}")
+        out.append(_wrap(f"measured: {m.probe} on {m.device}, {m.date}: {m.result} against the estimate "
+                         f"{m.estimate}: {m.agreement}" + (f"; STALE: {m.stale}" if m.stale else "") + f" ({m.file})"))
     for message in claim.messages:
         where = f" ({message.file}:{message.line} {message.key})" if message.key else ""
         out.append(_wrap(f"{message.kind}: {message.text}{where}"))
