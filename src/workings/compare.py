@@ -71,10 +71,12 @@ def compare_figure(text: str, value, *, rounding=None, within=None, bound=None, 
     figure = read_figure(text)
     rule, places = rule_for(figure, rounding=rounding, within=within, bound=bound)
     options = dict(rounding=rounding, within=within, bound=bound)
+    whole = figure.number.lstrip("+-−").split(".")[0]
+    grouped = "," in figure.number or len(whole) <= 3  # "2024" printed plainly is shown plainly
 
     def attempt(unit: str) -> tuple[bool, Quantity]:
         converted = units.convert(value, unit)
-        shown = format_number(converted)
+        shown = format_number(converted, grouping=grouped)
         return holds(figure, converted, **options), Quantity(value=converted, unit=unit, display=_join(shown, unit))
 
     if reading:

@@ -88,11 +88,14 @@ def round_to(value: Fraction, places: int, mode: str = "nearest") -> Fraction:
     return Fraction(whole) / scale
 
 
-def format_number(value: Fraction, places: int | None = None, *, max_places: int = 6) -> str:
+def format_number(value: Fraction, places: int | None = None, *, max_places: int = 6, grouping: bool = True) -> str:
     """Display a number with thousands separators.
 
     Integers are shown whole, never rounded. Other values are shown to ``places`` decimals when
-    given, else to as many as needed up to ``max_places`` (trailing zeros dropped)."""
+    given, else to as many as needed up to ``max_places`` (trailing zeros dropped). ``grouping=False``
+    drops the thousands separators, for a figure printed without them (a year: 2024)."""
+    if not grouping:
+        return format_number(value, places, max_places=max_places).replace(",", "")
     if type(value) is not Fraction:
         value = Fraction(value)
     if value.denominator == 1 and (places is None or places <= 0):
