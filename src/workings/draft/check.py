@@ -149,7 +149,7 @@ def _agreement(figure: Figure, claim: match.ClaimView, aligned: float) -> tuple[
         # A relation ("more than weights plus cache") backs the figures its own sentence prints.
         number = figure.number.lower()
         return ("printed", None) if aligned >= 0.8 and number in (claim.result.said or "").lower() else (None, None)
-    if aligned < match.VALUE_ALIGN[figure.kind]:
+    if aligned < match.needed_alignment(figure):
         return None, None
     return match.compare(figure, claim)
 

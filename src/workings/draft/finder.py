@@ -18,8 +18,7 @@ from fractions import Fraction
 
 from . import equations, setaside
 from .text import Paragraph, is_markdown, paragraphs, sentence_at, sentence_index, sentences
-from .unitwords import read_unit, scale_of
-from .words import WordNumber, number_at, split_words
+from .words import WordNumber, number_at, read_unit, scale_of, split_words
 
 DIGITS = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?+(?!\d|[,.]\d)")
 _QUALIFIER = re.compile(

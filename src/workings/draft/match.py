@@ -27,9 +27,18 @@ from .finder import Figure, find_figures
 
 ALIGNED = 0.6          # share of a claim's words in the draft sentence for the sentence to be "its"
 # How well a sentence must align for a figure that agrees in value to be backed: a figure with a
-# unit ("890 bytes") is rare enough to match on value; a bare "2" needs its sentence.
-VALUE_ALIGN = {"quantity": 0.0, "ratio": 0.15, "count": 0.35}
-_STOP = frozenset("a an and are as at be by for from in is it its of on or that the this to was with".split())
+# unit ("890 bytes") is rare enough to match on value; a bare "2", a ratio, a percentage or a bound
+# ("more than 90%" agrees with anything larger) needs its sentence too.
+VALUE_ALIGN = {"quantity": 0.0, "ratio": 0.15, "count": 0.35, "loose": 0.4}
+
+
+def needed_alignment(figure: Figure) -> float:
+    if figure.kind == "quantity" and (figure.unit == "percent" or figure.upper is not None
+                                      or figure.qualifier in ("more than", "at least", "less than", "at most")):
+        return VALUE_ALIGN["loose"]
+    return VALUE_ALIGN[figure.kind]
+_STOP = frozenset("a an and are as at be by for from in is it its of on or that the this to was with"
+                  " about around roughly nearly almost more less than only just over under some".split())
 _TOKEN = re.compile(r"[a-z]+")
 
 

@@ -4,6 +4,14 @@
 The parser walks a list of words (no regular expression over the phrase, so nothing can backtrack)
 and returns the longest well-formed number starting at a given word, or None. Whether a number word
 is a figure at all ("one chat" is not; "four times" is) is the finder's decision, not this module's.
+
+Units: the words a figure is printed with, read into the ledger's unit names.
+
+"bytes per token" is ``B`` per ``token``, "GB" is ``GB``, "KB" stays ``KB`` (the ledger reports it as
+ambiguous), "per million tokens" is per ``Mtoken``, "%" and "percent" are ``percent``, "times" and
+"-fold" make a ratio. A letter glued to the number scales it: "1M" is a million, "552B" is 552
+billion (of parameters: in this field a glued B counts parameters; bytes are written "bytes" or with
+a space, "2 B"). Every pattern is anchored at the end of the number and matches at most a few words.
 """
 
 from __future__ import annotations
@@ -18,16 +26,16 @@ _UNITS = {w: i for i, w in enumerate(
 _TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i >= 2}
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 
-# Ordinals that name a fraction's denominator. "first" and "second" are left out: "one second" is a
-# time, and nobody writes "a first" for a whole.
-_ORDINAL_UNITS = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
-                  "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
-                  "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
-_ORDINAL_TENS = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50, "sixtieth": 60,
-                 "seventieth": 70, "eightieth": 80, "ninetieth": 90}
-_ORDINAL_SCALES = {"hundredth": 100, "thousandth": 10**3, "millionth": 10**6, "billionth": 10**9}
-# "first" and "second" do appear inside a longer ordinal ("one hundred and first").
-_ORDINAL_TAIL = {**_ORDINAL_UNITS, "first": 1, "second": 2}
+# Ordinals read as the cardinal they name, for fractions' denominators ("an eighth", "one
+# four-hundred-and-thirty-seventh"). "first" and "second" only end a longer one ("hundred and first").
+_AS_CARDINAL = {"first": "one", "second": "two", "third": "three", "fourth": "four", "fifth": "five",
+                "sixth": "six", "seventh": "seven", "eighth": "eight", "ninth": "nine", "tenth": "ten",
+                "eleventh": "eleven", "twelfth": "twelve", "thirteenth": "thirteen", "fourteenth": "fourteen",
+                "fifteenth": "fifteen", "sixteenth": "sixteen", "seventeenth": "seventeen",
+                "eighteenth": "eighteen", "nineteenth": "nineteen", "twentieth": "twenty", "thirtieth": "thirty",
+                "fortieth": "forty", "fiftieth": "fifty", "sixtieth": "sixty", "seventieth": "seventy",
+                "eightieth": "eighty", "ninetieth": "ninety", "hundredth": "hundred", "thousandth": "thousand",
+                "millionth": "million", "billionth": "billion"}
 
 MULTIPLIERS = {"twice": Fraction(2), "double": Fraction(2), "doubles": Fraction(2), "doubled": Fraction(2),
                "thrice": Fraction(3), "triples": Fraction(3), "tripled": Fraction(3),
@@ -94,8 +102,7 @@ def cardinal(words: list[Word], i: int) -> WordNumber | None:
             total += current * _SCALES[word]
             current, last = 0, "scale"
         elif word == "and" and last in ("hundred", "scale") and j + 1 < len(words) \
-                and words[j + 1].joined and (words[j + 1].text in _UNITS or words[j + 1].text in _TENS
-                                             or words[j + 1].text in _ORDINAL_TAIL):
+                and words[j + 1].joined and (words[j + 1].text in _UNITS or words[j + 1].text in _TENS):
             j += 1
             continue
         else:
@@ -108,31 +115,31 @@ def cardinal(words: list[Word], i: int) -> WordNumber | None:
 
 
 def ordinal(words: list[Word], i: int) -> WordNumber | None:
-    """A denominator: "quarter(s)", "eighth(s)", "four-hundred-and-thirty-seventh"."""
-    def single(word: str) -> int | None:
-        for table in (_ORDINAL_UNITS, _ORDINAL_TENS, _ORDINAL_SCALES):
-            if word in table:
-                return table[word]
-            if word.endswith("s") and word[:-1] in table:
-                return table[word[:-1]]
-        return {"quarter": 4, "quarters": 4, "half": 2}.get(word)
+    """A denominator: "quarter(s)", "eighth(s)", "four-hundred-and-thirty-seventh", "thousandth".
 
-    value = single(words[i].text)
-    if value is not None:
-        return WordNumber(Fraction(value), i, i + 1, "ordinal")
-    # A compound ordinal: cardinal words, then the last word an ordinal ("thirty-seventh").
-    head = cardinal(words, i)
-    if head is None or head.stop >= len(words) or not words[head.stop].joined:
-        return None
-    tail_index = head.stop + (1 if words[head.stop].text == "and" and head.stop + 1 < len(words) else 0)
-    tail = words[tail_index].text
-    tail = tail[:-1] if tail.endswith("s") and tail[:-1] in _ORDINAL_TAIL else tail
-    if tail in _ORDINAL_TAIL and int(head.value) % 10 == 0:
-        return WordNumber(head.value + _ORDINAL_TAIL[tail], i, tail_index + 1, "ordinal")
-    if tail in _ORDINAL_TENS and int(head.value) % 100 == 0:
-        return WordNumber(head.value + _ORDINAL_TENS[tail], i, tail_index + 1, "ordinal")
-    if tail in _ORDINAL_SCALES:
-        return WordNumber(head.value * _ORDINAL_SCALES[tail], i, tail_index + 1, "ordinal")
+    The ordinal word is read as its cardinal ("seventh" as "seven", "hundredth" as "hundred") and
+    the whole phrase as a cardinal, so "one-thousand-two-hundredth" is 1,200."""
+    special = {"quarter": 4, "quarters": 4, "half": 2}
+    if words[i].text in special:
+        return WordNumber(Fraction(special[words[i].text]), i, i + 1, "ordinal")
+    j = i
+    # A written number is a few words long; looking further would make "one one one ..." quadratic.
+    while j < min(len(words), i + 16) and (j == i or words[j].joined):
+        text = words[j].text
+        stem = text[:-1] if text.endswith("s") and text[:-1] in _AS_CARDINAL else text
+        if stem in _AS_CARDINAL:
+            if j == i and stem in ("first", "second"):
+                return None  # "one second" is a time
+            phrase = [*words[i:j], Word(_AS_CARDINAL[stem], words[j].start, words[j].end, words[j].joined)]
+            number = cardinal(phrase, 0)
+            if number is None and len(phrase) == 1 and phrase[0].text in ("hundred", *_SCALES):
+                number = WordNumber(Fraction(_SCALES.get(phrase[0].text, 100)), 0, 1, "cardinal")  # "hundredth"
+            if number is None or number.stop != len(phrase):
+                return None
+            return WordNumber(number.value, i, j + 1, "ordinal")
+        if not (is_number_word(text) or text == "and"):
+            return None
+        j += 1
     return None
 
 
@@ -152,3 +159,76 @@ def number_at(words: list[Word], i: int) -> WordNumber | None:
         if denominator is not None and denominator.value > 1:
             return WordNumber(numerator / denominator.value, i, denominator.stop, "fraction")
     return cardinal(words, i)
+
+
+# Units printed after a number.
+
+_SYMBOL = re.compile(r" ?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)(?![A-Za-z])")
+_GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T)(?![A-Za-z])")
+_GLUED_SCALES = {"K": 10**3, "k": 10**3, "M": 10**6, "B": 10**9, "bn": 10**9, "T": 10**12}
+_SCALE_WORD = re.compile(r"(?:\s++|-)(thousand|million|billion|trillion)\b", re.IGNORECASE)
+_UNIT_WORD = re.compile(
+    r"(?:\s++|-)(bytes?|bits?|(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)bytes?|tokens?|parameters?"
+    r"|params|percent|per\s++cent|minutes?|mins?|hours?|seconds?|days?|dollars?|USD)\b"
+    r"| ?+(%)", re.IGNORECASE)
+_WORDS = {"byte": "B", "bit": "bit", "kilobyte": "kB", "megabyte": "MB", "gigabyte": "GB",
+          "terabyte": "TB", "petabyte": "PB", "kibibyte": "KiB", "mebibyte": "MiB", "gibibyte": "GiB",
+          "tebibyte": "TiB", "token": "token", "parameter": "parameter", "param": "parameter",
+          "percent": "percent", "per cent": "percent", "%": "percent", "minute": "minute", "min": "minute",
+          "hour": "hour", "second": "second", "day": "day", "dollar": "USD", "usd": "USD"}
+_TIMES = re.compile(r"\s*+(?:times\b|x(?![\w.])|×(?!\s*+\d))|-?fold\b", re.IGNORECASE)
+_SMALLER = re.compile(r"\s++(?:smaller|less|fewer|lower|cheaper|shorter|slower|narrower)\b", re.IGNORECASE)
+# "bytes per token", '"800 KB" per token', "bytes of KV cache per token", "per million tokens".
+_PER = re.compile(r"(?:\s*+[\"”’'»]++)?+(?:\s++of(?:\s++[A-Za-z]{1,20}+){1,3}?)?\s++per\s++"
+                  r"(?:(million|thousand|billion|M|K)\s++)?([A-Za-z]{1,20}+)\b")
+_PER_UNITS = {"token": "token", "tokens": "token", "parameter": "parameter", "parameters": "parameter"}
+_PER_SCALES = {"million": "M", "m": "M", "thousand": "k", "k": "k", "billion": "G"}
+
+
+@dataclass(frozen=True)
+class UnitRead:
+    unit: str            # "B", "GB", "token", "percent", "" (none)
+    per: str             # "/token", "/Mtoken", ""
+    kind: str            # quantity | ratio | count
+    inverse: bool        # "times smaller"
+    end: int             # where the figure's text ends
+    scale: int           # from "million", "1M", "552B"
+
+
+def scale_of(read: UnitRead) -> Fraction:
+    return Fraction(read.scale)
+
+
+def read_unit(text: str, pos: int, *, glued: bool = True, currency: bool = False) -> UnitRead:
+    """The unit words printed from ``pos`` on (just after a number); ``currency``: after a "$"."""
+    if currency:
+        return _with_per(text, pos, "USD", 1)
+    if match := _SYMBOL.match(text, pos):
+        return _with_per(text, match.end(), match.group(1), 1)
+    scale, billions = 1, False
+    if glued and (match := _GLUED_SCALE.match(text, pos)):
+        scale, billions, pos = _GLUED_SCALES[match.group(1)], match.group(1) in ("B", "bn"), match.end()
+    if match := _SCALE_WORD.match(text, pos):
+        scale, pos = scale * _SCALES[match.group(1).lower()], match.end()
+    if match := _UNIT_WORD.match(text, pos):
+        word = re.sub(r"\s+", " ", (match.group(1) or match.group(2)).lower())
+        unit = _WORDS.get(word) or _WORDS.get(word[:-1] if word.endswith("s") else word, "")
+        return _with_per(text, match.end(), unit, scale)
+    if match := _TIMES.match(text, pos):
+        end = match.end()
+        smaller = _SMALLER.match(text, end)
+        return UnitRead("", "", "ratio", smaller is not None, smaller.end() if smaller else end, scale)
+    # "13B at a time", "67B dense model": a glued B counts parameters.
+    return UnitRead("parameter" if billions else "", "", "quantity" if billions else "count", False, pos, scale)
+
+
+def _with_per(text: str, pos: int, unit: str, scale: int) -> UnitRead:
+    per = ""
+    if unit and (match := _PER.match(text, pos)):
+        noun = match.group(2).lower()
+        if noun in _PER_UNITS:
+            prefix = _PER_SCALES.get((match.group(1) or "").lower(), "")
+            per = f"/{prefix}{_PER_UNITS[noun]}" if prefix != "M" else "/Mtoken" if noun.startswith("token") \
+                else f"/M{_PER_UNITS[noun]}"
+        pos = match.end()
+    return UnitRead(unit, per, "quantity" if unit else "count", False, pos, scale)
