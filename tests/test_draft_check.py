@@ -205,3 +205,20 @@ def test_the_json_form(report):
     assert {k: first[k] for k in ("line", "text", "status", "claim")} == \
         {"line": 5, "text": "56", "status": "backed", "claim": "sizing/layers"}
     assert data["summary"]["figures"] == len(EXPECTED)
+
+
+def test_a_failing_relation_is_reported_on_its_sentence(tmp_ledger):
+    tmp_ledger.source("corvid", raw=CORVID)
+    for claim_id, text in CLAIMS.items():
+        tmp_ledger.claim(claim_id, text)
+    tmp_ledger.claim("sizing/fits", 'said: "At the full window the cache is about 2.3 times the weights."\n'
+                                    "check: cache < weights\nlabel: derived\n"
+                                    "inputs:\n  cache: claim:sizing/window-gb\n  weights: 13 GB\n"
+                                    "assumptions:\n  weights: The card's checkpoint size.\n"
+                                    "compute:\n  c: cache\n")
+    check = check_text(DRAFT, tmp_ledger.verify(), issue="sizing", markdown=True)
+    (relation,) = [f for f in check.figures if f.kind == "relation"]
+    assert (relation.line, relation.text, relation.status, relation.claim) == \
+        (8, "cache < weights", "drift", "sizing/fits")
+    assert [(f.text, f.status) for f in check.figures if f.line == 8 and f.kind != "relation"] == \
+        [("about 2.3 times", "backed")]

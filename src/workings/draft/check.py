@@ -11,7 +11,9 @@ JSON format history (``format``):
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from ..figures import format_number
@@ -22,6 +24,7 @@ from .text import is_markdown
 from .words import number_at, split_words
 
 FORMAT = 1
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 STATUSES = ("backed", "drift", "ambiguous", "erratum", "unchecked", "unbacked")
 
 
@@ -30,7 +33,7 @@ class FigureResult:
     line: int
     column: int
     text: str
-    kind: str                       # quantity | ratio | count | equation
+    kind: str                       # quantity | ratio | count | equation | relation
     status: str                     # one of STATUSES
     reason: str
     sentence: str
@@ -112,6 +115,9 @@ def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> l
     figures = found.figures
     chosen: list[match.Match | None] = [None] * len(figures)
     matched_in: dict[str, list[str]] = {}  # claim id -> sentences of the figures it backs
+    values_in_sentence: dict[str, tuple] = {}
+    for figure in figures:
+        values_in_sentence[figure.sentence] = values_in_sentence.get(figure.sentence, ()) + (figure.value,)
     scores = []
     for index, figure in enumerate(figures):
         sentence, window, near = match.words(figure.sentence), match.words(figure.context), match.near(figure)
@@ -124,15 +130,19 @@ def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> l
         scores.append(scored)
         best = None
         for aligned, local, score, claim in scored:
-            how, shown = _agreement(figure, claim, aligned)
+            how, shown = _agreement(figure, claim, aligned, values_in_sentence[figure.sentence])
             if how is None:
                 continue
             # Two figures of one sentence that agree with the same two claims ("four times smaller",
             # "four times as much") take one each: a claim already used in this sentence ranks lower.
+            tier = {"printed": 2, "recomputed": 2, "reading": 1, "swapped": 1}.get(how, 0)
             fresh = figure.sentence not in matched_in.get(claim.result.id, ())
             # "28.0 GiB" agrees with a claim printed "30.1 GB" too; the one printed in GiB is its own.
             same_unit = claim.printed is not None and claim.printed[1] == figure.unit
-            rank = (how in ("printed", "recomputed"), fresh, same_unit, score)
+            # A claim on this very sentence that fails (drift, erratum) must not be hidden by one
+            # that passes: the editor needs to see it.
+            failing = aligned >= 0.8 and claim.result.status in ("drift", "erratum")
+            rank = (tier, fresh, failing, same_unit, score)
             if best is None or rank > best[0]:
                 best = (rank, claim, how, shown)
         if best is not None:
@@ -141,14 +151,41 @@ def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> l
     for index, figure in enumerate(figures):
         if chosen[index] is None:
             chosen[index] = _drift_or_unbacked(figure, scores[index], matched_in)
-    return [_result(figure, m) for figure, m in zip(figures, chosen)]
+    results = [_result(figure, m) for figure, m in zip(figures, chosen)]
+    return results + _relations(figures, views, {r.claim for r in results if r.claim})
 
 
-def _agreement(figure: Figure, claim: match.ClaimView, aligned: float) -> tuple[str | None, str | None]:
+def _relations(figures, views: list[match.ClaimView], used: set) -> list[FigureResult]:
+    """Relations of the ledger that fail ("fewer parameters activated") and back no one figure:
+    reported at the first figure of the draft sentence they are about."""
+    out = []
+    for claim in views:
+        result = claim.result
+        if not result.check or result.figure or result.id in used or result.status not in ("drift", "erratum"):
+            continue
+        for figure in figures:
+            sentence = match.words(figure.sentence)
+            if match.align(claim, sentence, sentence) >= 0.8:
+                reason = (result.erratum or {}).get("reason") if result.status == "erratum" else None
+                out.append(FigureResult(line=figure.line, column=figure.column, text=result.check, kind="relation",
+                                        status=result.status, reason=reason or result.reason,
+                                        sentence=figure.sentence, claim=result.id, claim_file=result.file))
+                break
+    return out
+
+
+def _agreement(figure: Figure, claim: match.ClaimView, aligned: float,
+               sentence_values: tuple) -> tuple[str | None, str | None]:
     if claim.result.check and not claim.result.figure:
-        # A relation ("more than weights plus cache") backs the figures its own sentence prints.
-        number = figure.number.lower()
-        return ("printed", None) if aligned >= 0.8 and number in (claim.result.said or "").lower() else (None, None)
+        # A relation backs the figure of its own sentence whose number it names
+        # ("mla_reduction > 90 * percent"). One that names none ("vram > total") backs a figure
+        # nothing else does, if it holds; if it fails it is reported on its own (see _relations).
+        if aligned < 0.8 or figure.number.lower() not in (claim.result.said or "").lower():
+            return None, None
+        named = {Fraction(n) for n in _NUMBER.findall(claim.result.check)} & set(sentence_values)
+        if named:
+            return ("printed", None) if figure.value in named else (None, None)
+        return ("relation", None) if claim.result.status not in ("drift", "erratum") else (None, None)
     if aligned < match.needed_alignment(figure):
         return None, None
     return match.compare(figure, claim)

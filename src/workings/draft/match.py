@@ -231,6 +231,8 @@ def verdict(figure: Figure, claim: ClaimView, how: str, shown: str | None) -> Ma
         swapped = units.other_reading(figure.unit)
         return Match(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
                      f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?", **common)
+    if how == "relation" and result.status == "verified":
+        return Match(status="backed", reason="its sentence's relation holds", **common)
     if result.status == "verified":
         return Match(status="backed", reason=f"agrees with the claim's {how} value", **common)
     if result.status == "unchecked":
