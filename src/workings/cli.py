@@ -195,7 +195,9 @@ def render(root: Path, out: Path | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True,
               help="What to print: a table, JSON, or GitHub annotations on the draft's lines.")
 @click.option("--set-aside", "set_aside", is_flag=True, help="Also list what was set aside (dates, names...) and why.")
-def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="In the table, show only the figures that are not backed.")
+def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool,
+                quiet: bool) -> None:
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
     from . import atomic
@@ -205,7 +207,7 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     result = check_file(draft, _verify(root), issue=issue)
     if json_path:
         atomic.write_text(json_path, to_json(result))
-    click.echo(render(result, fmt, set_aside=set_aside), nl=False)
+    click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
     sys.exit(result.exit_code)
 
 

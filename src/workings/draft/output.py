@@ -84,9 +84,9 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(check: DraftCheck, fmt: str, *, set_aside: bool = False) -> str:
+def render(check: DraftCheck, fmt: str, *, set_aside: bool = False, only_failing: bool = False) -> str:
     if fmt == "json":
         return to_json(check)
     if fmt == "github":
         return github_annotations(check) + summary_line(check) + "\n"
-    return table(check, set_aside=set_aside)
+    return table(check, set_aside=set_aside, only_failing=only_failing)
