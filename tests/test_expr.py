@@ -117,3 +117,8 @@ def test_floor_rounds_in_the_reduced_unit():
 
 def test_multiplication_symbols_from_print():
     assert expr.evaluate(expr.parse("2 × 48 ÷ 4 − 1"), {}) == 23
+
+
+def test_odd_names_are_refused_before_pint_sees_them():
+    with pytest.raises(ExpressionError, match="unknown name"):
+        expr.evaluate(expr.parse("A·"), {})
