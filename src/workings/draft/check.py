@@ -142,7 +142,10 @@ def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> l
             # A claim on this very sentence that fails (drift, erratum) must not be hidden by one
             # that passes: the editor needs to see it.
             failing = aligned >= 0.8 and claim.result.status in ("drift", "erratum")
-            rank = (tier, fresh, failing, same_unit, score)
+            # A claim whose own sentence this is outranks one that merely agrees in value
+            # ("1M tokens" of a model card is not the Qwen window of 1,010,000 tokens).
+            own = aligned >= 0.8
+            rank = (tier, fresh, failing, own, same_unit, score)
             if best is None or rank > best[0]:
                 best = (rank, claim, how, shown)
         if best is not None:
