@@ -16,7 +16,8 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from ..figures import format_number
+from ..errors import LedgerError
+from ..figures import format_number, read_figure
 from ..report import Report
 from . import match
 from .finder import Figure, Found, find_figures
@@ -164,17 +165,32 @@ def _relations(figures, views: list[match.ClaimView], used: set) -> list[FigureR
     out = []
     for claim in views:
         result = claim.result
-        if not result.check or result.figure or result.id in used or result.status not in ("drift", "erratum"):
+        if result.id in used or result.status not in ("drift", "erratum"):
+            continue
+        # A failing figure claim whose number the finder set aside ("V1 from 2024" reads as a date)
+        # is still reported at its sentence: the editor must see a recorded erratum.
+        number = _printed_number(result.figure) if result.figure else None
+        if result.figure and number is None:
             continue
         for figure in figures:
             sentence = match.words(figure.sentence)
+            if number is not None and not re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d,]|\.\d)", figure.sentence):
+                continue
             if match.align(claim, sentence, sentence) >= 0.8:
                 reason = (result.erratum or {}).get("reason") if result.status == "erratum" else None
-                out.append(FigureResult(line=figure.line, column=figure.column, text=result.check, kind="relation",
+                out.append(FigureResult(line=figure.line, column=figure.column, text=result.figure or result.check,
+                                        kind="set-aside figure" if result.figure else "relation",
                                         status=result.status, reason=reason or result.reason,
                                         sentence=figure.sentence, claim=result.id, claim_file=result.file))
                 break
     return out
+
+
+def _printed_number(figure: str) -> str | None:
+    try:
+        return read_figure(figure).number
+    except LedgerError:
+        return None
 
 
 def _agreement(figure: Figure, claim: match.ClaimView, aligned: float,
