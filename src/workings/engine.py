@@ -9,6 +9,7 @@ with the file, line and key, and the run goes on.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from fractions import Fraction
 
 from . import expr, units
@@ -230,6 +231,8 @@ class _Evaluation:
             self.problem("error", f"erratum.recomputed: {exc}", "erratum", "recomputed")
             return "error"
         if outcome.status == "verified":
+            # acknowledged: the printed-vs-recomputed difference is the erratum's, not a drift
+            self.messages = [replace(m, kind="note") if m.kind == "drift" else m for m in self.messages]
             printed = self.claim.figure or self.claim.check
             self.problem("erratum", f"wrong as printed ({printed}; recomputed {acknowledged}): "
                          f"{self.claim.erratum.reason}", "erratum")
@@ -325,8 +328,6 @@ def _failed(claim: Claim, status: str, text: str, *, key: str) -> ClaimResult:
 
 
 def _with_links(result: ClaimResult, ledger: Ledger, done: dict, used_by: list[str]) -> ClaimResult:
-    from dataclasses import replace
-
     sources = set(i.source for i in result.inputs if i.source) | {c.source for c in result.cites}
     for upstream in _upstream(result.id, done):
         sources |= {i.source for i in done[upstream][0].inputs if i.source}

@@ -40,7 +40,8 @@ def to_json(report: Report) -> str:
 
 def table(report: Report, *, only_failing: bool = False) -> str:
     """A short table: failing claims first, then the rest, then the summary line."""
-    rows = sorted(report.claims, key=lambda c: (c.status not in FAILING, c.status != "unchecked", c.id))
+    order = {"error": 0, "drift": 0, "erratum": 1, "unchecked": 2, "verified": 3}
+    rows = sorted(report.claims, key=lambda c: (order[c.status], c.id))
     lines = []
     for claim in rows:
         if only_failing and claim.status not in FAILING:
@@ -50,6 +51,8 @@ def table(report: Report, *, only_failing: bool = False) -> str:
         lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {claim.id}".rstrip())
         if claim.status in FAILING or claim.status == "erratum":
             lines.extend(f"{'':<9} {place}" for place in _places(claim))
+        elif not only_failing:  # a pass under one reading of its unit is said, never silent
+            lines.extend(f"{'':<9} {m.kind}: {m.text}" for m in claim.messages if m.kind == "ambiguous")
     for problem in report.problems:
         if not any(problem.file == c.file for c in report.claims if c.status == "error"):
             lines.append(f"ERROR     {problem}")
