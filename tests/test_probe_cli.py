@@ -8,7 +8,6 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from conftest import PER_TOKEN
 from workings.cli import main
 
 FIT = """\

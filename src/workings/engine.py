@@ -15,7 +15,7 @@ from fractions import Fraction
 from . import expr, units
 from .compare import compare_figure
 from .errors import LedgerError, Problem
-from .figures import format_number, read_figure
+from .figures import format_number
 from .loader import Ledger
 from .models import GRADES, Claim
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult

@@ -7,6 +7,7 @@ are refused: a record has no use for them, and an alias bomb must not expand.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 
@@ -98,15 +99,8 @@ def load(raw: bytes, file: str) -> Document:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = _node_lines(text) if _ANCHORISH.search(text) else None  # refuses anchors, with their line
-    try:
+    with _yaml_errors():
         data = yaml.load(text, Loader=_Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise YamlError(f"invalid YAML: {exc.problem or exc.context}", mark.line + 1 if mark else 1) from None
-    except yaml.YAMLError as exc:
-        raise YamlError(f"invalid YAML: {exc}") from None
-    except RecursionError:
-        raise YamlError("invalid YAML: nested too deeply") from None
     if data is None:
         raise YamlError("empty file: expected a mapping of keys")
     return Document(file, _plain(data, [0]), text, lines)
@@ -116,12 +110,24 @@ def _node_lines(text: str) -> dict:
     """Compose the node tree and map every key path to its line; refuse anchors and aliases."""
     loader = _Loader(text)
     try:
-        node = loader.get_single_node()
-        if node is None:
-            return {(): 1}
-        lines: dict = {(): node.start_mark.line + 1}
-        _walk(node, (), lines, set())
-        return lines
+        with _yaml_errors():
+            node = loader.get_single_node()
+            if node is None:
+                return {(): 1}
+            lines: dict = {(): node.start_mark.line + 1}
+            _walk(node, (), lines, set())
+            return lines
+    finally:
+        loader.dispose()
+
+
+@contextlib.contextmanager
+def _yaml_errors():
+    """PyYAML's errors as a YamlError with the line of the trouble."""
+    try:
+        yield
+    except YamlError:
+        raise
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise YamlError(f"invalid YAML: {exc.problem or exc.context}", mark.line + 1 if mark else 1) from None
@@ -129,8 +135,6 @@ def _node_lines(text: str) -> dict:
         raise YamlError(f"invalid YAML: {exc}") from None
     except RecursionError:
         raise YamlError("invalid YAML: nested too deeply") from None
-    finally:
-        loader.dispose()
 
 
 def _walk(node, path: Path, lines: dict, seen: set) -> None:

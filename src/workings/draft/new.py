@@ -9,12 +9,11 @@ written to a temporary file and hard-linked into place, which fails if the name 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import atomic
 from ..figures import format_exact
 from .check import DraftCheck
 from .finder import Figure
@@ -103,19 +102,4 @@ def _name(figure: Figure, taken: set[str]) -> str:
 
 def _create(path: Path, text: str) -> bool:
     """Write ``text`` to ``path`` atomically unless ``path`` exists; True when written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists():
-        return False
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)  # fails if the name is taken: never replaces a record
-        except FileExistsError:
-            return False
-        return True
-    finally:
-        os.unlink(tmp)
+    return atomic.create_text(path, text)

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import yaml
 
+from workings import atomic
 from workings.errors import LedgerError
 
 SNAPSHOTS_DIR = Path("ledger/snapshots")
@@ -45,38 +44,7 @@ class ArchiveError(LedgerError):
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace `path` with `data` so that no reader ever sees a partial file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return  # a platform that cannot open a folder (Windows): the rename is already durable enough
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    atomic.write_bytes(path, data)
 
 
 def snapshot_name(data: bytes, ext: str) -> str:
