@@ -37,7 +37,7 @@ def test_values_from_prose_need_their_passage_in_the_bytes(tmp_ledger):
                       extra="values:\n  kv:\n    value: 890 B/token\n    passage: to 890 bytes per token\n"
                             "  ratio:\n    value: 1/4\n    passage: roughly 1/4 of V4-Flash\n")
     tmp_ledger.claim("d/kv", 'said: "890 bytes per token"\nfigure: 890 B/token\nlabel: vendor\n'
-                     "inputs:\n  kv: report#kv\n  ratio: report#ratio\ncompute:\n  r: kv\n")
+                     "inputs:\n  kv: report#kv\n  ratio: report#ratio\ncompute:\n  r: kv * ratio * 4\n")
     report = tmp_ledger.verify()
     claim = report.claim("d/kv")
     assert claim.status == "verified"

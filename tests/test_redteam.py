@@ -67,6 +67,8 @@ CORPUS = [
      "claims/x/ambiguous-input-unit.yaml:5: inputs.a: unit 'KB' is ambiguous: 'KB' may mean kB (1000 B) or KiB (1024 B)"),
     ("deep-nesting", "said: x\nfigure: '3'\nlabel: derived\ncompute:\n  r: " + "-" * 80 + "1\n",
      "claims/x/deep-nesting.yaml:5: compute.r: expression is nested deeper than 50 levels"),
+    ("unused-input", "said: x\nfigure: '3'\nlabel: derived\ninputs:\n  a: qwen#num_hidden_layers\n  b: qwen#hidden_size\ncompute:\n  r: a\n",
+     "claims/x/unused-input.yaml:6: inputs.b: no step and no check uses this input (a typo, or left over?)"),
     ("bad-cite", "said: x\nfigure: '3'\nlabel: derived\ncites: [qwen#nothing]\ncompute:\n  r: 3\n",
      "claims/x/bad-cite.yaml:4: cites.0: cites qwen#nothing: source 'qwen' has no passage 'nothing'"),
 ]

@@ -160,6 +160,12 @@ class Claim:
             except LedgerError as exc:
                 c.problem(("reading",), str(exc))
                 reading = None
+        used = set().union(*(expr.names(step.tree) for step in compute)) if compute else set()
+        if check_tree is not None:
+            used |= expr.names(check_tree)
+        for item in inputs:
+            if item.name not in used and (compute or check_tree is not None):
+                c.problem(("inputs", item.name), "no step and no check uses this input (a typo, or left over?)")
         erratum = _erratum(c, data["erratum"]) if "erratum" in data else None
         cites = _cites(c, data.get("cites"))
         notes = c.text(("notes",), data["notes"], max_len=5000) if "notes" in data else None
