@@ -70,3 +70,13 @@ def test_a_check_needs_no_compute(tmp_ledger):
     tmp_ledger.claim("c/fewer", CHECK.replace("compute:\n  most: active\n", "").replace("active < before", "before < active"))
     claim = tmp_ledger.verify().claim("c/fewer")
     assert claim.status == "verified" and claim.reason == "holds: 13 Gparameter vs 16 Gparameter"
+
+
+def test_a_figure_copied_into_the_steps_backs_nothing(tmp_ledger):
+    tmp_ledger.claim("c/copied", 'said: x\nfigure: 196,608 B/token\nlabel: derived\ncompute:\n  a: 196608 * B / token\n')
+    tmp_ledger.claim("c/on-it", 'said: x\nfigure: 393,216 B/token\nlabel: derived\ninputs:\n  a: claim:c/copied\n'
+                     "compute:\n  b: 2 * a\n")
+    report = tmp_ledger.verify()
+    assert report.claim("c/copied").status == "unchecked"
+    assert report.claim("c/copied").reason.startswith("nothing backs it: its steps use only numbers")
+    assert report.claim("c/on-it").status == "unchecked"

@@ -92,7 +92,7 @@ def test_agreement_for_equal_and_bound_relations():
     assert measurement().agreement().text == "exactly as estimated"
     off = measurement(result=Value(value=Fraction(3, 1), unit=""), estimate=Value(value=Fraction(32, 9), unit=""))
     assert not off.agreement().holds and off.agreement().text == "15.62% below the estimate"
-    near = replace(off, result=Value(value=Fraction(36, 10), unit=""), tolerance=Fraction(5, 100))
+    near = replace(off, probe="quant", result=Value(value=Fraction(36, 10), unit=""), tolerance=Fraction(5, 100))
     assert near.agreement().holds and near.agreement().text == "1.25% above the estimate (within 5%)"
     fit = measurement(probe="fit", relation="at-most", result=Value(value=Fraction(250_000), unit="token"),
                       estimate=Value(value=Fraction(286_720), unit="token"))
@@ -113,3 +113,14 @@ def test_beside_shows_the_device_and_flags_a_stale_estimate():
     assert view.to_dict()["device"] == "CPU (not a GPU measurement)" and view.holds and view.stale is None
     stale = beside(measurement(), claim_result(98_304))
     assert not stale.holds and stale.stale.startswith("the claim now computes 98,304 B/token")
+
+
+def test_a_record_cannot_loosen_its_probe_s_comparison():
+    import pytest
+
+    from workings.measurements import MeasurementError
+
+    with pytest.raises(MeasurementError, match="a kv-bytes measurement must match exactly"):
+        measurement(tolerance=Fraction(1))
+    with pytest.raises(MeasurementError, match="compared as 'equal', not 'at-most'"):
+        measurement(relation="at-most")

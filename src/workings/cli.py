@@ -8,6 +8,7 @@ its traceback.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -51,6 +52,9 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
     from . import atomic, outputs
 
     report = _verify(root)
+    if not report.claims:
+        click.echo(f"error: no claims under {root / 'claims'}: is --root the ledger's folder?", err=True)
+        sys.exit(2)
     json_path = json_path or root / "reports" / "ledger.json"
     junit_path = junit_path or json_path.with_name("junit.xml")
     atomic.write_text(json_path, outputs.to_json(report))
@@ -222,6 +226,10 @@ def new(draft: Path, issue: str, root: Path) -> None:
     from .draft.check import check_file
     from .draft.new import starting_records
 
+    if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", issue):
+        click.echo(f"error: --issue {issue!r}: a group name is lower-case letters, digits, '-', '_' and '.' "
+                   "(it names the folder claims/SLUG/)", err=True)
+        sys.exit(2)
     written = starting_records(check_file(draft, _verify(root), issue=issue), root=root, issue=issue,
                                draft_name=draft.name)
     for item in written:

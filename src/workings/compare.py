@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import units
+from .errors import UnitError
 from .figures import Figure, format_number, read_figure, round_to
 from .report import Comparison, Message, Quantity
 
@@ -80,6 +81,10 @@ def compare_figure(text: str, value, *, rounding=None, within=None, bound=None, 
         return holds(figure, converted, **options), Quantity(value=converted, unit=unit, display=_join(shown, unit))
 
     if reading:
+        allowed = set(units.readings(figure.unit)) | {units.other_reading(figure.unit)}
+        if reading not in allowed - {None, figure.unit}:
+            raise UnitError(f"reading: {reading} is not another reading of the printed {figure.unit or 'number'} "
+                            "(only KB as kB or KiB, and SI and IEC prefixes swapped, such as GB as GiB)")
         ok, shown = attempt(reading)
         message = Message(kind="ambiguous", text=f"printed {figure.unit or 'as a pure number'}, read as {reading} as the record states"
                           + (f": {shown.display} {'holds' if ok else 'does not hold'}" if True else ""))

@@ -36,7 +36,7 @@ def evaluate_ledger(ledger: Ledger) -> Report:
             result = _failed(claim, "error", f"claims form a cycle: {cycles[claim_id]}", key="inputs")
             done[claim_id] = (result, None)
             continue
-        done[claim_id] = _Evaluation(ledger, claim, done).run()
+        done[claim_id] = _evaluate_contained(ledger, claim, done)
     claims = []
     for claim_id, (result, _) in done.items():
         claims.append(_with_links(result, ledger, done, sorted(used_by.get(claim_id, ()))))
@@ -55,6 +55,17 @@ def evaluate_ledger(ledger: Ledger) -> Report:
             problems.append(Problem(file=f"ledger/measurements/{m.filename}", line=1, key="claim",
                                     message=f"no claim {m.claim!r} in claims/ (renamed or removed?)"))
     return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(problems)))
+
+
+def _evaluate_contained(ledger: Ledger, claim: Claim, done: dict):
+    """One claim's evaluation; an unexpected exception (a bug in workings that a record set off)
+    becomes that claim's error instead of stopping the run for every other claim."""
+    try:
+        return _Evaluation(ledger, claim, done).run()
+    except (ArithmeticError, ValueError, TypeError, AttributeError, KeyError, RecursionError, MemoryError) as exc:
+        text = (f"workings could not evaluate this record ({type(exc).__name__}: {exc}); this is a bug in "
+                "workings, please report it with the record")
+        return _failed(claim, "error", text, key="compute"), None
 
 
 def _order(claims: dict) -> tuple[list[str], dict[str, str]]:
@@ -129,6 +140,13 @@ class _Evaluation:
                 return self.finish("error", None), None
             env[step.name] = value
             self.steps.append(StepResult(name=step.name, expression=step.text, result=_quantity(value)))
+        if not claim.inputs and not claim.cites:
+            # numbers typed into the steps are not a source: a printed figure copied into compute
+            # would otherwise "verify" itself
+            why = ("nothing backs it: its steps use only numbers written in the record; give them inputs "
+                   "with a source, a claim or a stated assumption")
+            self.messages.append(Message(kind="unchecked", text=why))
+            return self.finish("unchecked", value, why), None  # None: claims built on it are unchecked too
         return self.compare(value, env)
 
     def resolve(self, item):

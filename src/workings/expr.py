@@ -53,6 +53,9 @@ def _apply_whole(x, fn):
 
 
 CALLS = {"min": min, "max": max, "floor": _floor, "ceil": _ceil, "round": _round, "abs": abs}
+# How many arguments each call takes: (fewest, most)
+ARITY = {"min": (2, 16), "max": (2, 16), "floor": (1, 1), "ceil": (1, 1), "round": (1, 1), "abs": (1, 1)}
+MAX_UNIT_POWER = 8  # B**2 is a fine intermediate; B**64 is an attack
 
 
 def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:
@@ -83,6 +86,8 @@ def _check(node: ast.AST, allow_compare: bool, depth: int) -> None:
         case ast.Constant(value=value):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ExpressionError(f"only numbers are allowed, not {value!r}")
+            if isinstance(value, float) and not math.isfinite(value) or abs(value) > 10**100:
+                raise ExpressionError(f"the number {source_text(node)} is out of range (at most 1e100)")
         case ast.Name():
             if node.id.startswith("_"):
                 raise ExpressionError(f"name {node.id!r} is not allowed")
@@ -98,8 +103,12 @@ def _check(node: ast.AST, allow_compare: bool, depth: int) -> None:
         case ast.Call(func=func, args=args, keywords=keywords):
             if not isinstance(func, ast.Name) or func.id not in CALLS:
                 raise ExpressionError(f"only these calls are allowed: {', '.join(sorted(CALLS))}")
-            if keywords or not args:
+            fewest, most = ARITY[func.id]
+            if keywords or any(isinstance(a, ast.Starred) for a in args):
                 raise ExpressionError(f"{func.id}() takes plain arguments")
+            if not fewest <= len(args) <= most:
+                wanted = str(fewest) if fewest == most else f"{fewest} to {most}"
+                raise ExpressionError(f"{func.id}() takes {wanted} argument{'s' if most > 1 else ''}, got {len(args)}")
             for arg in args:
                 _check(arg, allow_compare, depth + 1)
         case ast.Compare(left=left, ops=ops, comparators=comparators):
@@ -187,7 +196,16 @@ def _power(base, exponent):
     return base ** int(exponent)
 
 
+def source_text(node: ast.AST) -> str:
+    try:
+        return ast.unparse(node)
+    except Exception:  # noqa: BLE001 - only used in a message
+        return "?"
+
+
 def _bounded(value):
+    if units.is_quantity(value) and any(abs(p) > MAX_UNIT_POWER for p in value._units.values()):
+        raise ExpressionError(f"a unit is raised beyond the power {MAX_UNIT_POWER}")
     magnitude = value.magnitude if units.is_quantity(value) else value
     if type(magnitude) is not Fraction:
         magnitude = Fraction(magnitude)

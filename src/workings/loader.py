@@ -8,11 +8,12 @@ ledger root, so CI annotations point at files in the repository.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import LedgerError, Problem
-from .models import Claim
+from .models import CLAIM_ID, SOURCE_ID, Claim
 from .sources import Snapshot, Source
 from .yamlio import Document, YamlError, load
 
@@ -72,16 +73,46 @@ def _rel(ledger: Ledger, path: Path) -> str:
 def _read(ledger: Ledger, path: Path) -> tuple[Document | None, list[Problem]]:
     file = _rel(ledger, path)
     try:
-        return load(path.read_bytes(), file), []
+        return load(read_plain_file(path, MAX_RECORD_BYTES), file), []
     except YamlError as exc:
         return None, [Problem(file=file, line=exc.line, key="", message=str(exc))]
+    except LedgerError as exc:
+        return None, [Problem(file=file, line=0, key="", message=str(exc))]
+
+
+MAX_RECORD_BYTES = 1_000_000
+MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
+
+
+def read_plain_file(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file inside the ledger, at most ``limit`` of them.
+
+    A record or snapshot that is a symbolic link, a device or a pipe is refused: a pull request could
+    otherwise point one at /dev/zero, a FIFO, or a file outside the ledger whose hash the error
+    message would then reveal."""
+    try:
+        info = path.lstat()
     except OSError as exc:
-        return None, [Problem(file=file, line=0, key="", message=f"cannot read: {exc.strerror}")]
+        raise LedgerError(f"cannot read: {exc.strerror}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise LedgerError("is a symbolic link; records and snapshots must be plain files in the ledger")
+    if not stat.S_ISREG(info.st_mode):
+        raise LedgerError("is not a plain file")
+    if info.st_size > limit:
+        raise LedgerError(f"is larger than {limit:,} bytes")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(limit + 1)[: limit + 1]
+    except OSError as exc:
+        raise LedgerError(f"cannot read: {exc.strerror}") from None
 
 
 def _load_source(ledger: Ledger, path: Path) -> None:
     source_id = path.stem
     doc, problems = _read(ledger, path)
+    if not SOURCE_ID.fullmatch(source_id):
+        doc, problems = None, [Problem(file=_rel(ledger, path), line=0, key="", message=(
+            f"the file name gives the source id {source_id!r}; ids are lower-case letters, digits, '-', '_' and '.'"))]
     source = None
     if doc is not None:
         source, problems = Source.from_document(doc, source_id)
@@ -99,10 +130,14 @@ def _check_snapshot(ledger: Ledger, source: Source) -> list[Problem]:
         return []
     path = ledger.root / SNAPSHOTS_DIR / source.snapshot
     line = source.line_of("snapshot")
-    try:
-        snap = Snapshot.read(source.snapshot, path.read_bytes(), source.format)
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return [Problem(file=source.file, line=line, key="snapshot", message=f"no file {SNAPSHOTS_DIR}/{source.snapshot}")]
+    try:
+        raw = read_plain_file(path, MAX_SNAPSHOT_BYTES)
+    except LedgerError as exc:
+        return [Problem(file=source.file, line=line, key="snapshot", message=f"{SNAPSHOTS_DIR}/{source.snapshot} {exc}")]
+    try:
+        snap = Snapshot.read(source.snapshot, raw, source.format)
     except LedgerError as exc:
         return [Problem(file=source.file, line=line, key="snapshot", message=str(exc))]
     problems = []
@@ -122,6 +157,10 @@ def _check_snapshot(ledger: Ledger, source: Source) -> list[Problem]:
 def _load_claim(ledger: Ledger, path: Path) -> None:
     rel = path.relative_to(ledger.root / CLAIMS_DIR).with_suffix("").as_posix()
     doc, problems = _read(ledger, path)
+    if not CLAIM_ID.fullmatch(rel):
+        doc, problems = None, [Problem(file=_rel(ledger, path), line=0, key="", message=(
+            f"the path gives the claim id {rel!r}; ids are lower-case letters, digits, '-', '_' and '.', "
+            "in folders"))]
     claim = None
     if doc is not None:
         claim, problems = Claim.from_document(doc, rel)

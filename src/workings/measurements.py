@@ -32,7 +32,10 @@ DEVICE_TYPES = ("cpu", "cuda")
 #   at-most: the estimate is an upper bound; the measured value must not exceed it
 RELATIONS = ("equal", "at-most")
 ALLOCATORS = {"cpu": ("storage", "budget"), "cuda": ("cuda-caching",)}
-_NUMBER = re.compile(r"^-?\d+(/\d+)?$")
+_NUMBER = re.compile(r"-?\d{1,200}(/[1-9]\d{0,199})?")
+# The comparison is the probe's, not the file's: a record cannot loosen it.
+PROBE_RELATION = {"kv-bytes": "equal", "quant": "equal", "fit": "at-most"}
+MAX_QUANT_TOLERANCE = Fraction(1, 10)  # a quant claim's own `within:`, at most 10%
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -45,7 +48,7 @@ class MeasurementError(LedgerError):
 
 
 def _fraction(text: object, key: str) -> Fraction:
-    if isinstance(text, bool) or not isinstance(text, (int, str)) or not _NUMBER.match(str(text)):
+    if isinstance(text, bool) or not isinstance(text, (int, str)) or not _NUMBER.fullmatch(str(text)):
         raise MeasurementError(key, f"expected an integer or a fraction like '32/9' (quoted), got {text!r}")
     return Fraction(str(text))
 
@@ -188,7 +191,13 @@ class Measurement:
             raise MeasurementError("probe", f"expected one of {', '.join(PROBES)}, got {self.probe!r}")
         if self.relation not in RELATIONS:
             raise MeasurementError("relation", f"expected one of {', '.join(RELATIONS)}, got {self.relation!r}")
-        if not _DATE.match(self.date):
+        if self.probe in PROBE_RELATION and self.relation != PROBE_RELATION[self.probe]:
+            raise MeasurementError("relation", f"a {self.probe} measurement is compared as "
+                                   f"{PROBE_RELATION[self.probe]!r}, not {self.relation!r}")
+        if self.tolerance and (self.probe != "quant" or self.tolerance > MAX_QUANT_TOLERANCE):
+            raise MeasurementError("tolerance", f"a {self.probe} measurement must match exactly"
+                                   if self.probe != "quant" else "a quant measurement allows at most 10%")
+        if not _DATE.fullmatch(self.date):
             raise MeasurementError("date", f"expected YYYY-MM-DD, got {self.date!r}")
         if self.tolerance < 0:
             raise MeasurementError("tolerance", "must not be negative")
@@ -326,7 +335,10 @@ def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Pat
 
     Returns the path. Raises MeasurementError when a different file is already there.
     """
+    folder = (Path(root) / MEASUREMENTS_DIR).resolve()
     path = Path(root) / MEASUREMENTS_DIR / measurement.filename
+    if not path.resolve().is_relative_to(folder):
+        raise MeasurementError("claim", f"{measurement.claim!r} would be written outside {MEASUREMENTS_DIR}")
     raw = dump(measurement)
     if path.exists() and not replace:
         if _same_but_command(path.read_bytes(), measurement):

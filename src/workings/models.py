@@ -24,7 +24,8 @@ ROUNDING = ("nearest", "floor", "ceil")
 BOUNDS = ("at-least", "at-most")
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 SOURCE_REF = re.compile(r"^(?P<source>[a-z0-9][a-z0-9._-]*)#(?P<key>[A-Za-z0-9_.\-\[\]]+)(?:\s+(?P<unit>.+))?$")
-CLAIM_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
+# Segments that start with a letter or digit: no empty, "." or ".." segment can reach outside a folder.
+CLAIM_ID = re.compile(r"[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)*")
 SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 SNAPSHOT = re.compile(r"^(?P<sha>[0-9a-f]{64})\.(?P<ext>[a-z0-9]{1,8})$")
 
@@ -50,11 +51,11 @@ class Input:
         text = text.strip()
         if text.startswith("claim:"):
             target = text[len("claim:"):].strip()
-            if not CLAIM_ID.match(target):
+            if not CLAIM_ID.fullmatch(target):
                 raise LedgerError(f"expected claim:<id>, got {text!r}")
             return cls(name=name, text=text, kind="claim", claim=target)
         if "#" in text:
-            match = SOURCE_REF.match(text)
+            match = SOURCE_REF.fullmatch(text)
             if not match:
                 raise LedgerError(f"expected source#key [unit], got {text!r}")
             unit = (match.group("unit") or "").strip()
@@ -121,7 +122,7 @@ class Claim:
         claim_id = default_id
         if "id" in data:
             claim_id = c.text(("id",), data["id"]) or default_id
-            if not CLAIM_ID.match(claim_id):
+            if not CLAIM_ID.fullmatch(claim_id):
                 c.problem(("id",), "expected a lower-case id of letters, digits, '-', '_', '.' and '/'")
         said = c.text(("said",), data.get("said"), max_len=2000)
         label = c.choice(("label",), data.get("label"), LABELS)
@@ -166,6 +167,10 @@ class Claim:
         for item in inputs:
             if item.name not in used and (compute or check_tree is not None):
                 c.problem(("inputs", item.name), "no step and no check uses this input (a typo, or left over?)")
+        if within is not None and bound is not None:
+            c.problem(("bound",), "give either within: or bound:, not both")
+        if rounding is not None and figure is not None and "/" in figure.split()[0]:
+            c.problem(("round",), "a fraction as printed (1/4) is compared exactly or within:, not rounded")
         erratum = _erratum(c, data["erratum"]) if "erratum" in data else None
         cites = _cites(c, data.get("cites"))
         notes = c.text(("notes",), data["notes"], max_len=5000) if "notes" in data else None
@@ -212,6 +217,18 @@ class Claim:
         return out
 
 
+# Unit names a step writes as units (`80 * GiB`, `/ token`); an input or step of that name would hide
+# the unit from every later step. Plurals (tokens, bytes) stay free for names of counts.
+_UNIT_WORDS = re.compile(r"(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?(?:B|bit|byte|token|tok|parameter|param)|USD|dollar|percent")
+
+
+def _shadows_a_unit(c: Checker, path: tuple, name: str) -> bool:
+    if not _UNIT_WORDS.fullmatch(name):
+        return False
+    c.problem(path, f"{name!r} is the name of a unit; choose another name")
+    return True
+
+
 def _inputs(c: Checker, raw) -> tuple[Input, ...]:
     if raw is None:
         return ()
@@ -221,8 +238,10 @@ def _inputs(c: Checker, raw) -> tuple[Input, ...]:
     out = []
     for name, value in raw.items():
         path = ("inputs", name)
-        if not isinstance(name, str) or not NAME.match(name):
+        if not isinstance(name, str) or not NAME.fullmatch(name):
             c.problem(path, "input names are letters, digits and _, starting with a letter")
+            continue
+        if _shadows_a_unit(c, path, name):
             continue
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = str(value)  # a bare number is a pure-number literal
@@ -266,8 +285,10 @@ def _steps(c: Checker, raw, input_names: set[str]) -> tuple[Step, ...]:
     out, known = [], set(input_names)
     for name, text in raw.items():
         path = ("compute", name)
-        if not isinstance(name, str) or not NAME.match(name):
+        if not isinstance(name, str) or not NAME.fullmatch(name):
             c.problem(path, "step names are letters, digits and _, starting with a letter")
+            continue
+        if _shadows_a_unit(c, path, name):
             continue
         if isinstance(text, (int, float)) and not isinstance(text, bool):
             text = str(text)

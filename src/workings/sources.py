@@ -95,7 +95,7 @@ class Source:
             if raw.get("url") is not None:
                 c.url(("retrieved", "url"), raw.get("url"))
         snapshot = c.text(("snapshot",), data.get("snapshot"), required=False, max_len=100)
-        if snapshot is not None and not SNAPSHOT.match(snapshot):
+        if snapshot is not None and not SNAPSHOT.fullmatch(snapshot):
             c.problem(("snapshot",), "expected <sha256 of the bytes>.<ext>, a file in ledger/snapshots/")
             snapshot = None
         if grade == "unarchived" and snapshot:
@@ -202,7 +202,7 @@ class Snapshot:
         if fmt == "json":
             try:
                 parsed = json.loads(text, parse_float=str, parse_int=str)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise LedgerError(f"snapshot {name} is not valid JSON: {exc}") from None
         return cls(name=name, raw=raw, text=text, normalised=normalise(text), parsed=parsed)
 
@@ -231,8 +231,14 @@ class Snapshot:
         return found.pop()
 
 
+_PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?")
+
+
 def number_value(printed: str) -> Fraction:
-    try:
-        return Fraction(printed)
-    except (ValueError, ZeroDivisionError):
-        raise LedgerError(f"{printed!r} is not a number") from None
+    """A number as a snapshot prints it, exactly; absurd sizes (1e999999999) are refused, not built."""
+    match = _PLAIN_NUMBER.fullmatch(printed.strip())
+    if not match:
+        raise LedgerError(f"{printed!r} is not a number")
+    if match.group("exp") and abs(int(match.group("exp"))) > 100:
+        raise LedgerError(f"{printed!r} is out of range (exponents up to 100)")
+    return Fraction(printed.strip())

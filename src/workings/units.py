@@ -103,6 +103,8 @@ def same_dimension(a, b) -> bool:
 
 def convert(value, unit_text: str) -> Fraction:
     """``value`` expressed in ``unit_text``, as an exact fraction; UnitError on a dimension mismatch."""
+    if not is_quantity(value):
+        value = dimensionless(value)
     try:
         return Fraction(value.to(parse_unit(unit_text)).magnitude)
     except pint.errors.DimensionalityError as exc:
@@ -129,8 +131,22 @@ def _display_form(container) -> tuple[str, Fraction]:
     power = dict(one._units).get("bit")
     if power:  # reducing B*token/token can leave bits; show bytes, as the ledger's figures do
         one = one.to(one.units / registry().bit ** power * registry().byte ** power)
-    label = f"{one.units:~}".replace(" ", "").replace("**", "^")
-    return label, Fraction(one.magnitude)
+    return _label(one._units), Fraction(one.magnitude)
+
+
+def _label(container) -> str:
+    """``B/token``, ``B^2``, ``USD/Mtoken``: symbols, positive powers first, then ``/`` and the rest.
+
+    Written here rather than with pint's formatter, which cannot format Fraction exponents."""
+    reg = registry()
+    up, down = [], []
+    for name, power in sorted(container.items()):
+        symbol = reg.get_symbol(name)
+        power = Fraction(power)
+        text = symbol if abs(power) == 1 else f"{symbol}^{abs(power)}"
+        (up if power > 0 else down).append(text)
+    label = "*".join(up) or ("1" if down else "")
+    return label + "".join(f"/{d}" for d in down)
 
 
 def display_form(value) -> tuple[Fraction, str]:
@@ -151,10 +167,7 @@ def simplify(value):
 
 def unit_label(value) -> str:
     """A short unit string for display: ``B/token``, ``GiB``; empty for a pure number."""
-    unit = simplify(value).units
-    if unit == registry().dimensionless:
-        return ""
-    return f"{unit:~}".replace(" ", "").replace("**", "^")
+    return display_form(value)[1]
 
 
 def describe_dimension(dims) -> str:

@@ -98,12 +98,47 @@ def load(raw: bytes, file: str) -> Document:
         raise YamlError(f"not UTF-8 (byte {exc.start}: {raw[exc.start]:#04x})", line) from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    _check_nesting(text)
     lines = _node_lines(text) if _ANCHORISH.search(text) else None  # refuses anchors, with their line
     with _yaml_errors():
         data = yaml.load(text, Loader=_Loader)
-    if data is None:
-        raise YamlError("empty file: expected a mapping of keys")
-    return Document(file, _plain(data, [0]), text, lines)
+        if data is None:
+            raise YamlError("empty file: expected a mapping of keys")
+        return Document(file, _plain(data, [0]), text, lines)
+
+
+MAX_DEPTH = 50
+_BLOCK_NESTING = re.compile(r"^[ \t]*(?:[-?:][ \t]+){%d}" % MAX_DEPTH, re.MULTILINE)
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before the parser sees it: libyaml recurses per level
+    and a few kilobytes of brackets would crash the process, not just the record."""
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = deepest = 0
+        quote = None
+        for index, char in enumerate(text):
+            if quote:
+                if char == quote:
+                    quote = None
+            elif char in "\"'":
+                quote = char
+            elif char in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = text.count("\n", 0, index) + 1
+                    raise YamlError(f"nested deeper than {MAX_DEPTH} levels", line)
+                deepest = max(deepest, depth)
+            elif char in "]}":
+                depth = max(depth - 1, 0)
+            elif char == "\n":
+                quote = None  # a quote left open here is the parser's to report
+    match = _BLOCK_NESTING.search(text)
+    if match:
+        raise YamlError(f"nested deeper than {MAX_DEPTH} levels", text.count("\n", 0, match.start()) + 1)
+    longest = max((len(line) - len(line.lstrip(" ")) for line in text.splitlines()), default=0)
+    if longest > 4 * MAX_DEPTH:
+        raise YamlError(f"indented deeper than {4 * MAX_DEPTH} columns")
 
 
 def _node_lines(text: str) -> dict:
@@ -135,6 +170,8 @@ def _yaml_errors():
         raise YamlError(f"invalid YAML: {exc}") from None
     except RecursionError:
         raise YamlError("invalid YAML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits (Python's int() limit)
+        raise YamlError(f"invalid YAML: a value could not be read ({exc})") from None
 
 
 def _walk(node, path: Path, lines: dict, seen: set) -> None:

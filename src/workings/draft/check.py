@@ -6,7 +6,11 @@ set-asides are listed, never failed on).
 
 JSON format history (``format``):
   1. first version: file, issue, summary, figures (line, column, text, kind, status, reason, claim,
-     printed, recomputed, sentence), set_aside, stale.
+     printed, recomputed, sentence), set_aside, stale. A ``sentence`` (of a figure or a set-aside)
+     longer than ``SENTENCE_SHOWN`` characters is cut to that length, its last character "…", in
+     the JSON as in the table: every figure repeats its sentence, so a line of thousands of figures
+     would otherwise print its whole length thousands of times. The check itself reads the whole
+     sentence; only what is printed is cut.
 """
 
 from __future__ import annotations
@@ -27,6 +31,13 @@ from .words import number_at, split_words
 FORMAT = 1
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 STATUSES = ("backed", "drift", "ambiguous", "erratum", "unchecked", "unbacked")
+SENTENCE_SHOWN = 300  # characters of a sentence printed with each figure (table and JSON)
+
+
+def shown(sentence: str) -> str:
+    """``sentence`` as printed beside a figure: whole up to SENTENCE_SHOWN characters, else cut
+    to that length with "…" as its last character."""
+    return sentence if len(sentence) <= SENTENCE_SHOWN else sentence[:SENTENCE_SHOWN - 1] + "…"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,7 +55,7 @@ class FigureResult:
     recomputed: str | None = None   # the claim's recomputed value, in the draft's unit
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "sentence": shown(self.sentence)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,7 +92,7 @@ class DraftCheck:
     def to_dict(self) -> dict:
         return {"format": self.format, "file": self.file, "issue": self.issue, "summary": self.summary,
                 "figures": [f.to_dict() for f in self.figures],
-                "set_aside": [asdict(s) for s in self.set_aside],
+                "set_aside": [{**asdict(s), "sentence": shown(s.sentence)} for s in self.set_aside],
                 "stale": [s.to_dict() for s in self.stale]}
 
 
@@ -112,28 +123,55 @@ def _equations(found: Found) -> list[FigureResult]:
     return out
 
 
-def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> list[FigureResult]:
+class _Sentences:
+    """What matching needs of a sentence (and of a figure's context), computed once per distinct
+    sentence however many figures it holds: its words, its alignment with every claim, the values
+    printed in it. A Markdown table row or a line of thousands of figures costs its length once."""
+
+    def __init__(self, views: list[match.ClaimView]):
+        self.views = views
+        self._words: dict[str, frozenset[str]] = {}
+        self._aligned: dict[tuple[str, str], list[float]] = {}
+
+    def words(self, text: str) -> frozenset[str]:
+        found = self._words.get(text)
+        if found is None:
+            found = self._words[text] = match.words(text)
+        return found
+
+    def aligned(self, sentence: str, context: str) -> list[float]:
+        """``match.align`` of every claim (in ``views`` order) with the sentence and its context."""
+        key = (sentence, context)
+        found = self._aligned.get(key)
+        if found is None:
+            words, window = self.words(sentence), self.words(context)
+            found = self._aligned[key] = [match.align(claim, words, window) for claim in self.views]
+        return found
+
+
+def _figures(found: Found, views: list[match.ClaimView], issue: str | None,
+             sentences: _Sentences | None = None) -> list[FigureResult]:
     figures = found.figures
+    sentences = sentences or _Sentences(views)
     chosen: list[match.Match | None] = [None] * len(figures)
-    matched_in: dict[str, list[str]] = {}  # claim id -> sentences of the figures it backs
-    values_in_sentence: dict[str, tuple] = {}
+    matched_in: dict[str, set[str]] = {}  # claim id -> sentences of the figures it backs
+    values_in_sentence: dict[str, set] = {}
     for figure in figures:
-        values_in_sentence[figure.sentence] = values_in_sentence.get(figure.sentence, ()) + (figure.value,)
-    scores = []
+        values_in_sentence.setdefault(figure.sentence, set()).add(figure.value)
+    # Figures that read the same (same sentence and context, same words around them, same value,
+    # unit and qualifier) score and agree the same against every claim: that is worked out once.
+    groups: dict[tuple, tuple[list, list]] = {}
+    drift_candidates = []
     for index, figure in enumerate(figures):
-        sentence, window, near = match.words(figure.sentence), match.words(figure.context), match.near(figure)
-        scored = []
-        for claim in views:
-            aligned = match.align(claim, sentence, window)
-            local = len(near & claim.around) / len(claim.around) if claim.around else 0.0
-            bonus = 0.05 if issue is not None and claim.result.group == issue else 0.0
-            scored.append((aligned, local, aligned + 0.3 * local + bonus, claim))
-        scores.append(scored)
+        near = match.near(figure)
+        key = (figure.sentence, figure.context, near, figure.number, figure.value, figure.unit, figure.kind,
+               figure.upper, figure.qualifier, figure.inverse, figure.step)
+        if key not in groups:
+            groups[key] = _score(figure, near, views, sentences, issue, frozenset(values_in_sentence[figure.sentence]))
+        agreeing, candidates = groups[key]
+        drift_candidates.append(candidates)
         best = None
-        for aligned, local, score, claim in scored:
-            how, shown = _agreement(figure, claim, aligned, values_in_sentence[figure.sentence])
-            if how is None:
-                continue
+        for aligned, score, claim, how, shown in agreeing:
             # Two figures of one sentence that agree with the same two claims ("four times smaller",
             # "four times as much") take one each: a claim already used in this sentence ranks lower.
             tier = {"printed": 2, "recomputed": 2, "reading": 1, "swapped": 1}.get(how, 0)
@@ -151,17 +189,40 @@ def _figures(found: Found, views: list[match.ClaimView], issue: str | None) -> l
                 best = (rank, claim, how, shown)
         if best is not None:
             chosen[index] = match.verdict(figure, best[1], best[2], best[3])
-            matched_in.setdefault(best[1].result.id, []).append(figure.sentence)
+            matched_in.setdefault(best[1].result.id, set()).add(figure.sentence)
+    nearby: dict[tuple[str, str], bool] = {}
     for index, figure in enumerate(figures):
         if chosen[index] is None:
-            chosen[index] = _drift_or_unbacked(figure, scores[index], matched_in)
+            chosen[index] = _drift_or_unbacked(figure, drift_candidates[index], matched_in, nearby)
     results = [_result(figure, m) for figure, m in zip(figures, chosen)]
-    return results + _relations(figures, views, {r.claim for r in results if r.claim})
+    return results + _relations(figures, views, {r.claim for r in results if r.claim}, sentences)
 
 
-def _relations(figures, views: list[match.ClaimView], used: set) -> list[FigureResult]:
+def _score(figure: Figure, near: frozenset[str], views: list[match.ClaimView], sentences: _Sentences,
+           issue: str | None, sentence_values: frozenset) -> tuple[list, list]:
+    """For one figure (and every figure that reads the same): the claims it agrees with, as
+    (aligned, score, claim, how, shown), and the claims it could have drifted from, as (score, claim)."""
+    agreeing, candidates = [], []
+    for aligned, claim in zip(sentences.aligned(figure.sentence, figure.context), views):
+        local = len(near & claim.around) / len(claim.around) if claim.around else 0.0
+        bonus = 0.05 if issue is not None and claim.result.group == issue else 0.0
+        score = aligned + 0.3 * local + bonus
+        how, shown = _agreement(figure, claim, aligned, sentence_values)
+        if how is not None:
+            agreeing.append((aligned, score, claim, how, shown))
+        if aligned >= match.ALIGNED and local >= 0.5 and claim.result.figure:
+            candidates.append((score, claim))
+    return agreeing, candidates
+
+
+def _relations(figures, views: list[match.ClaimView], used: set,
+               sentences: _Sentences | None = None) -> list[FigureResult]:
     """Relations of the ledger that fail ("fewer parameters activated") and back no one figure:
     reported at the first figure of the draft sentence they are about."""
+    sentences = sentences or _Sentences(views)
+    first: dict[str, Figure] = {}  # each sentence once, at its first figure
+    for figure in figures:
+        first.setdefault(figure.sentence, figure)
     out = []
     for claim in views:
         result = claim.result
@@ -172,10 +233,11 @@ def _relations(figures, views: list[match.ClaimView], used: set) -> list[FigureR
         number = _printed_number(result.figure) if result.figure else None
         if result.figure and number is None:
             continue
-        for figure in figures:
-            sentence = match.words(figure.sentence)
-            if number is not None and not re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d,]|\.\d)", figure.sentence):
+        printed = re.compile(rf"(?<![\d.,]){re.escape(number)}(?![\d,]|\.\d)") if number is not None else None
+        for figure in first.values():
+            if printed is not None and not printed.search(figure.sentence):
                 continue
+            sentence = sentences.words(figure.sentence)
             if match.align(claim, sentence, sentence) >= 0.8:
                 reason = (result.erratum or {}).get("reason") if result.status == "erratum" else None
                 out.append(FigureResult(line=figure.line, column=figure.column, text=result.figure or result.check,
@@ -210,14 +272,18 @@ def _agreement(figure: Figure, claim: match.ClaimView, aligned: float,
     return match.compare(figure, claim)
 
 
-def _drift_or_unbacked(figure: Figure, scored, matched_in: dict[str, list[str]]) -> match.Match:
+def _drift_or_unbacked(figure: Figure, candidates, matched_in: dict[str, set[str]],
+                       nearby: dict[tuple[str, str], bool]) -> match.Match:
     """A figure no claim agrees with is drift when its sentence is a claim's, the words around it
-    are the words around that claim's figure, and no figure nearby already matched that claim."""
+    are the words around that claim's figure, and no figure nearby already matched that claim.
+    ``candidates`` are the (score, claim) whose sentence and words around the figure are close
+    enough; ``nearby`` keeps, per claim and context, whether the claim matched a figure in it."""
     best = None
-    for aligned, local, score, claim in scored:
-        if aligned < match.ALIGNED or local < 0.5 or not claim.result.figure:
-            continue
-        if any(sentence in figure.context for sentence in matched_in.get(claim.result.id, ())):
+    for score, claim in candidates:
+        key = (claim.result.id, figure.context)
+        if key not in nearby:
+            nearby[key] = any(sentence in figure.context for sentence in matched_in.get(claim.result.id, ()))
+        if nearby[key]:
             continue
         if match.compatible(figure, claim) and (best is None or score > best[0]):
             best = (score, claim)

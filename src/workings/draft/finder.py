@@ -11,6 +11,7 @@ reason (see ``setaside``). Equations are found by ``equations`` and listed besid
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -58,6 +59,7 @@ class Figure:
     sentence: str = ""
     context: str = ""  # the sentence with the one before and the one after it
     heading: bool = False
+    offset: int = -1   # where ``text`` starts in ``sentence`` (-1: not known)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,9 +112,18 @@ def find_in_file(path) -> Found:
 
 def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEquation],
           skipped: list[SetAside]) -> None:
+    """Every figure, equation and set-aside of one paragraph. Whatever is per sentence (its text,
+    its context) is built once per sentence and shared by its figures, so that a sentence with
+    thousands of figures costs no more than its length times a constant."""
     text = paragraph.text
     split = sentences(paragraph)
     formulas = {s.start for s in split if _FORMULA.search(s.text)}
+    contexts: dict[int, str] = {}
+
+    def context_of(at: int) -> str:
+        if at not in contexts:
+            contexts[at] = " ".join(x.text for x in split[max(0, at - 1):at + 2])
+        return contexts[at]
 
     def where(offset: int) -> dict:
         return {"line": paragraph.line_of(offset), "column": paragraph.column_of(offset),
@@ -121,7 +132,9 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     spans = setaside.find(paragraph)
     for span in spans:
         skipped.append(SetAside(text=span.text, reason=span.reason, **where(span.start)))
+    span_starts = [span.start for span in spans]  # in order, not overlapping
     found_equations = equations.find(paragraph)
+    equation_starts = [eq.start for eq in found_equations]  # in order, not overlapping
     for eq in found_equations:
         printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed,
                                        holds=eq.holds, **where(eq.start)))
@@ -135,9 +148,9 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     candidates.sort(key=lambda c: c[0])
     consumed = 0
     for start, candidate in candidates:
-        if start < consumed or setaside.covering(spans, start, start + 1):
+        if start < consumed or _inside(spans, span_starts, start, lambda span: span.end):
             continue
-        if any(eq.start <= start < eq.result_start for eq in found_equations):
+        if _inside(found_equations, equation_starts, start, lambda eq: eq.result_start):
             continue
         read = _read(text, candidate, words)
         if read is None:
@@ -145,17 +158,29 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
         figure_start, end, fields = read
         info = where(start)
         at = sentence_index(split, start) if split else 0
-        context = " ".join(x.text for x in split[max(0, at - 1):at + 2])
-        sentence = sentence_at(split, start) if split else None
+        sentence = split[at] if split else None
         bare = fields["kind"] == "count"
         if bare and paragraph.heading:
             skipped.append(SetAside(text=fields["number"], reason="heading", **info))
         elif not fields["unit"] and sentence is not None and sentence.start in formulas:
             skipped.append(SetAside(text=fields["number"], reason="formula", **info))
         else:
-            figures.append(Figure(text=text[figure_start:end].strip(), heading=paragraph.heading,
-                                  context=context, **info, **fields))
+            figure_text = text[figure_start:end].strip()
+            offset = -1
+            if sentence is not None:
+                offset = text.find(figure_text, figure_start, end) - sentence.text_start
+                if not 0 <= offset <= len(sentence.text) - len(figure_text):
+                    offset = -1
+            figures.append(Figure(text=figure_text, heading=paragraph.heading,
+                                  context=context_of(at) if split else "", offset=offset, **info, **fields))
         consumed = end
+
+
+def _inside(items: list, starts: list[int], position: int, end_of) -> bool:
+    """Whether ``position`` falls in one of ``items`` (in order, not overlapping), from its start
+    up to ``end_of(item)``: a bisection, not a scan, so that many spans cost little."""
+    at = bisect.bisect_right(starts, position) - 1
+    return at >= 0 and position < end_of(items[at])
 
 
 def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:

@@ -90,13 +90,40 @@ def view(claim: ClaimResult) -> ClaimView:
 
 
 def near(figure: Figure) -> frozenset[str]:
-    """The words just before and after a figure in its sentence, and its own."""
-    spot = figure.sentence.find(figure.text)
+    """The words just before and after a figure in its sentence, and its own. The figure's own
+    place is used where the finder knows it; only a few words either side are read, so that the
+    cost does not grow with the sentence."""
+    sentence = figure.sentence
+    spot = figure.offset
+    if not (0 <= spot and sentence.startswith(figure.text, spot)):
+        spot = sentence.find(figure.text)
     if spot < 0:
-        return words(figure.sentence)
-    before = figure.sentence[:spot].split()[-3:]
-    after = figure.sentence[spot + len(figure.text):].split()[:4]
+        return words(sentence)
+    before = last_words(sentence, spot, 3)
+    after = first_words(sentence, spot + len(figure.text), 4)
     return words(" ".join(before + figure.text.split() + after))
+
+
+def last_words(text: str, end: int, count: int) -> list[str]:
+    """``text[:end].split()[-count:]``, reading only as far back as it needs."""
+    width = 64
+    while True:
+        start = max(0, end - width)
+        found = text[start:end].split()
+        if start == 0 or len(found) > count:  # the first may be cut; the last ``count`` are whole
+            return found[-count:]
+        width *= 4
+
+
+def first_words(text: str, start: int, count: int) -> list[str]:
+    """``text[start:].split()[:count]``, reading only as far on as it needs."""
+    width = 64
+    while True:
+        end = min(len(text), start + width)
+        found = text[start:end].split()
+        if end == len(text) or len(found) > count:
+            return found[:count]
+        width *= 4
 
 
 def align(claim: ClaimView, sentence: frozenset[str], window: frozenset[str]) -> float:
@@ -181,8 +208,7 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
     shown in the draft's unit."""
     shown = None
     if claim.recomputed and (converted := values_in(claim.recomputed, figure)):
-        reading, value = converted[-1]
-        shown = f"{format_number(value, max_places=3)} {reading}".strip()
+        shown = _shown(*converted[-1])
     for name, pair in (("printed", claim.printed), ("recomputed", claim.recomputed)):
         if pair is None:
             continue
@@ -200,18 +226,27 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
     return None, shown
 
 
+@functools.lru_cache(maxsize=4096)
+def _shown(reading: str, value: Fraction) -> str:
+    return f"{format_number(value, max_places=3)} {reading}".strip()
+
+
 def values_in(pair: tuple[Fraction, str], figure: Figure) -> list[tuple[str, Fraction]]:
     """A claim's (value, unit) in each reading of the figure's unit; the same unit string as
     printed ("KB" and "KB") compares as it stands."""
-    value, unit = pair
-    if unit == figure.unit or figure.kind == "count" and not figure.unit:
-        return [(figure.unit, value)]  # the same unit; or "the 890" for 890 B/token, unit left unsaid
+    return list(_values_in(pair[0], pair[1], figure.unit, figure.kind == "count" and not figure.unit))
+
+
+@functools.lru_cache(maxsize=65536)  # a draft's figures meet the same few claims and units again and again
+def _values_in(value: Fraction, unit: str, target: str, bare: bool) -> tuple[tuple[str, Fraction], ...]:
+    if unit == target or bare:
+        return ((target, value),)  # the same unit; or "the 890" for 890 B/token, unit left unsaid
     out = []
     for theirs in units.readings(unit) if unit else [""]:
-        for ours in readings(figure):
+        for ours in units.readings(target) if target else [""]:
             if (c := in_unit(value, theirs, ours)) is not None:
                 out.append((ours, c))
-    return out
+    return tuple(out)
 
 
 def compatible(figure: Figure, claim: ClaimView) -> bool:

@@ -6,10 +6,11 @@ no timestamps, '\\n' newlines).
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
 
-from .check import DraftCheck
+from .check import DraftCheck, shown as shown_sentence
 
 LABEL = {"backed": "ok", "drift": "DRIFT", "ambiguous": "AMBIGUOUS", "erratum": "ERRATUM",
          "unchecked": "UNCHECKED", "unbacked": "UNBACKED"}
@@ -29,7 +30,8 @@ def summary_line(check: DraftCheck) -> str:
 
 
 def table(check: DraftCheck, *, set_aside: bool = False, only_failing: bool = False) -> str:
-    """One row a figure in draft order; a failing one is followed by its reason and sentence."""
+    """One row a figure in draft order; a failing one is followed by its reason and sentence (cut to
+    ``SENTENCE_SHOWN`` characters: see ``check.shown``)."""
     width = max([len(f.text) for f in check.figures] + [6])
     width = min(width, 34)
     lines = [f"{'line':>5}  {'status':<9}  {'figure':<{width}}  claim"]
@@ -41,7 +43,7 @@ def table(check: DraftCheck, *, set_aside: bool = False, only_failing: bool = Fa
         lines.append(f"{figure.line:>5}  {LABEL[figure.status]:<9}  {shown:<{width}}  {claim}".rstrip())
         if figure.status != "backed":
             lines.append(_indented(figure.reason))
-            lines.append(_indented(f'"{figure.sentence}"'))
+            lines.append(_indented(f'"{shown_sentence(figure.sentence)}"'))
     if check.stale:
         lines.append(f"stale: claims of {check.issue} whose figure is no longer in the draft:")
         for stale in check.stale:
@@ -54,6 +56,7 @@ def table(check: DraftCheck, *, set_aside: bool = False, only_failing: bool = Fa
     return "\n".join(lines) + "\n"
 
 
+@functools.lru_cache(maxsize=4096)  # the figures of one sentence share their sentence and often their reason
 def _indented(text: str) -> str:
     return textwrap.fill(text, width=100, initial_indent=" " * 18, subsequent_indent=" " * 18)
 

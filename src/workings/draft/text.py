@@ -18,6 +18,8 @@ _SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]]*(?=\s+|$)")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "vs", "etc", "cf", "approx", "no", "fig", "mr", "dr", "ca", "al"})
 _LIST_MARKER = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
 _MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
+# A Markdown table row: "| a | b |", or a delimiter row without outer pipes ("---|:---:").
+_TABLE_ROW = re.compile(r"\s{0,3}\||\s{0,3}:?-{3,}+:?\s*+\|")
 _FENCE = re.compile(r"\s{0,3}(```|~~~)")
 _TERMINAL = re.compile(r"[.!?:;。！？…][\"'”’)\]*_]*+\s*+$")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
@@ -33,6 +35,7 @@ class Paragraph:
     starts: tuple[int, ...]
     heading: bool = False
     code: bool = False
+    table: bool = False             # a Markdown table: every row is a sentence of its own
 
     def line_of(self, offset: int) -> int:
         return self.first_line + bisect.bisect_right(self.starts, offset) - 1
@@ -46,7 +49,8 @@ class Paragraph:
 class Sentence:
     start: int
     end: int
-    text: str
+    text: str             # ``paragraph.text[start:end]``, stripped
+    text_start: int = -1  # where ``text`` begins in the paragraph
 
 
 def is_markdown(name: str) -> bool:
@@ -62,8 +66,9 @@ def paragraphs(text: str, *, markdown: bool) -> list[Paragraph]:
 
     def flush(*, heading: bool = False, code: bool = False) -> None:
         if block:
+            table = markdown and not code and not heading and _is_table_row(block[0][1])
             out.append(_join(block, heading=heading or (not markdown and _looks_like_heading(block)),
-                             code=code))
+                             code=code, table=table))
             block.clear()
 
     fence: str | None = "---" if markdown and lines and lines[0].strip() == "---" else None
@@ -88,11 +93,17 @@ def paragraphs(text: str, *, markdown: bool) -> list[Paragraph]:
             block.append((number, line))
             flush(heading=True)
             continue
-        if block and not _continues(block[-1][1], line, markdown=markdown):
+        if markdown and block and _is_table_row(line) != _is_table_row(block[-1][1]):
+            flush()  # a table is a block of its own, apart from the prose around it
+        elif block and not _continues(block[-1][1], line, markdown=markdown):
             flush()
         block.append((number, line))
     flush(code=fence is not None)
     return out
+
+
+def _is_table_row(line: str) -> bool:
+    return _TABLE_ROW.match(line) is not None
 
 
 def _continues(previous: str, line: str, *, markdown: bool) -> bool:
@@ -106,14 +117,14 @@ def _continues(previous: str, line: str, *, markdown: bool) -> bool:
     return not _TERMINAL.search(previous) and bool(stripped) and (stripped[0].islower() or stripped[0] in "(×=")
 
 
-def _join(block: list[tuple[int, str]], *, heading: bool, code: bool) -> Paragraph:
+def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: bool = False) -> Paragraph:
     starts, parts, offset = [], [], 0
     for _, line in block:
         starts.append(offset)
         parts.append(line)
         offset += len(line) + 1
     return Paragraph(text=" ".join(parts), first_line=block[0][0], starts=tuple(starts),
-                     heading=heading, code=code)
+                     heading=heading, code=code, table=table)
 
 
 def _looks_like_heading(block: list[tuple[int, str]]) -> bool:
@@ -133,21 +144,37 @@ def _looks_like_heading(block: list[tuple[int, str]]) -> bool:
 
 
 def sentences(paragraph: Paragraph) -> list[Sentence]:
-    """Split a paragraph into sentences; every character belongs to exactly one."""
+    """Split a paragraph into sentences; every character belongs to exactly one. Each row of a
+    table is split on its own (a row never runs into the next)."""
     text = paragraph.text
-    marker = _LIST_MARKER.match(text)
-    start = 0
+    if not paragraph.table:
+        marker = _LIST_MARKER.match(text)
+        return _split(text, marker.end() if marker else 0, 0, len(text))
     out: list[Sentence] = []
-    for match in _SENTENCE_END.finditer(text, marker.end() if marker else 0):
+    for start, end in zip(paragraph.starts, (*paragraph.starts[1:], len(text))):
+        out.extend(_split(text, start, start, end))
+    return out
+
+
+def _split(text: str, search_from: int, start: int, stop: int) -> list[Sentence]:
+    """The sentences of ``text[start:stop]``; no sentence ends before ``search_from``."""
+    out: list[Sentence] = []
+    for match in _SENTENCE_END.finditer(text, search_from, stop):
         end = match.end()
         before = text[max(start, match.start() - 16):match.start()].rsplit(None, 1)
         if match.group()[0] == "." and before and before[-1].lower().strip("(\"'“‘") in _ABBREVIATIONS:
             continue
-        out.append(Sentence(start=start, end=end, text=text[start:end].strip()))
+        out.append(_sentence(text, start, end))
         start = end
-    if text[start:].strip():
-        out.append(Sentence(start=start, end=len(text), text=text[start:].strip()))
+    if text[start:stop].strip():
+        out.append(_sentence(text, start, stop))
     return out
+
+
+def _sentence(text: str, start: int, end: int) -> Sentence:
+    raw = text[start:end]
+    lead = len(raw) - len(raw.lstrip())
+    return Sentence(start=start, end=end, text=raw.strip(), text_start=start + lead)
 
 
 def sentence_at(found: list[Sentence], offset: int) -> Sentence:

@@ -44,6 +44,7 @@ MULTIPLIERS = {"twice": Fraction(2), "double": Fraction(2), "doubles": Fraction(
                "halving": Fraction(1, 2)}
 
 _WORD = re.compile(r"[A-Za-z]+")
+_LONGEST = 32  # words in a number written out
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,9 @@ def is_number_word(text: str) -> bool:
 def cardinal(words: list[Word], i: int) -> WordNumber | None:
     """The cardinal number starting at ``words[i]``: "sixty", "a hundred", "four hundred and two"."""
     total, current, last, j, stop = 0, 0, None, i, None
-    while j < len(words):
+    # A written number is a few words long ("four hundred and thirty-seven thousand two hundred and
+    # one" is eleven); looking further would make "one thousand one thousand ..." quadratic.
+    while j < min(len(words), i + _LONGEST):
         word = words[j].text
         if j > i and not words[j].joined:
             break

@@ -57,10 +57,10 @@ class Ref:
                 raise ProbeSpecError(key, f"expected a positive whole number, got {value}")
             return cls(literal=value)
         if isinstance(value, str):
-            match = _CLAIM_REF.match(value)
+            match = _CLAIM_REF.fullmatch(value)
             if match:
                 return cls(name=match.group("name"), claim=match.group("claim"))
-            if _NAME.match(value):
+            if _NAME.fullmatch(value):
                 return cls(name=value)
         raise ProbeSpecError(key, "expected an input or step name of this claim, claim:<id>#<name>, "
                              f"or a whole number; got {value!r}")
@@ -106,7 +106,7 @@ class ProbeSpec:
             raise ProbeSpecError("dtype", f"expected one of {', '.join(d for d in DTYPE_BYTES if d != 'float8_e4m3fn')}, "
                                  f"got {dtype!r}")
         measures = data.get("measures")
-        if measures is not None and (not isinstance(measures, str) or not _NAME.match(measures)):
+        if measures is not None and (not isinstance(measures, str) or not _NAME.fullmatch(measures)):
             raise ProbeSpecError("measures", f"expected a step name of this claim, got {measures!r}")
         spec = dict(kind=kind, dtype=dtype, measures=measures,
                     **{k: Ref.parse(data[k], k) for k in ("layers", "kv_heads", "head_dim")})
@@ -117,7 +117,7 @@ class ProbeSpec:
                 if key not in data:
                     raise ProbeSpecError(key, "missing: a fit probe holds the weights and replaces the memory")
             spec["weights"] = Ref.parse(data["weights"], "weights")
-            if not isinstance(data["memory"], str) or not _NAME.match(data["memory"]):
+            if not isinstance(data["memory"], str) or not _NAME.fullmatch(data["memory"]):
                 raise ProbeSpecError("memory", f"expected the name of this claim's memory input, got {data['memory']!r}")
             spec["memory"] = data["memory"]
         if kind == "quant":

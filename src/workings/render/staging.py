@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import LedgerError
+from ..loader import MAX_SNAPSHOT_BYTES, read_plain_file
 
 MARKER = ".workings-site"
 MARKER_TEXT = "A site rendered by `workings render`; the whole folder is replaced on the next render.\n"
@@ -88,10 +89,10 @@ def copy_snapshots(staging: Staging, root: Path, sources) -> dict[str, str]:
         name = source.snapshot
         if not name or not source.sha256 or not _SNAPSHOT_NAME.match(name):
             continue
-        path = root / "ledger" / "snapshots" / name
-        if not path.is_file():
+        try:  # a plain file inside the ledger only: never a link to elsewhere, a device or a pipe
+            raw = read_plain_file(root / "ledger" / "snapshots" / name, MAX_SNAPSHOT_BYTES)
+        except LedgerError:
             continue
-        raw = path.read_bytes()
         if hashlib.sha256(raw).hexdigest() != source.sha256:
             continue
         shown = name if name.rsplit(".", 1)[1].lower() in _INERT else f"{name}.txt"
