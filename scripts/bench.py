@@ -49,7 +49,7 @@ def timed(cmd: list[str], runs: int) -> float:
         start = time.perf_counter()
         done = subprocess.run(cmd, capture_output=True)
         best = min(best, time.perf_counter() - start)
-        if done.returncode not in (0, 1):
+        if done.returncode != 0:  # the generated ledgers hold no drift: anything else is a failure
             sys.exit(f"{' '.join(cmd)} failed:\n{done.stdout.decode()[-2000:]}{done.stderr.decode()[-2000:]}")
     return best
 

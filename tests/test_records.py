@@ -97,3 +97,10 @@ def test_parameter_counts_kept_by_refresh_are_inputs(tmp_ledger):
     report = tmp_ledger.verify()
     assert report.claim("w/params").status == "verified"
     assert report.claim("w/bytes").status == "verified"
+
+
+def test_a_value_needs_more_of_its_passage_than_the_number(tmp_ledger):
+    tmp_ledger.source("bare", raw=b"hidden 5120 here", fmt="text", extra="values:\n  h:\n    value: 5120\n    passage: '5120'\n")
+    assert [str(p) for p in tmp_ledger.verify().problems] == [
+        "ledger/sources/bare.yaml:9: values.h.passage: quote the words around the number too, so a reader can "
+        "see what it counts"]

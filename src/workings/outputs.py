@@ -53,6 +53,11 @@ def table(report: Report, *, only_failing: bool = False) -> str:
             lines.extend(f"{'':<9} {place}" for place in _places(claim))
         elif not only_failing:  # a pass under one reading of its unit is said, never silent
             lines.extend(f"{'':<9} {m.kind}: {m.text}" for m in claim.messages if m.kind == "ambiguous")
+        for m in claim.measurements:  # beside the estimate, and never quiet when it disagrees
+            if not m.holds or not only_failing:
+                verdict = "agrees" if m.holds else "DISAGREES"
+                lines.append(f"{'':<9} measured {m.result} on {m.device}: {verdict}, {m.agreement}"
+                             + (f" (stale: {m.stale})" if m.stale else ""))
     for problem in report.problems:
         if not any(problem.file == c.file for c in report.claims if c.status == "error"):
             lines.append(f"ERROR     {problem}")

@@ -156,6 +156,9 @@ def _value(c: Checker, name, spec) -> Value | None:
     if not _number_in(figure.number, passage):
         c.problem(path + ("passage",), f"the passage does not state the number {figure.number}")
         return None
+    if len(re.sub(r"\s", "", passage.replace(figure.number, "", 1))) < 5:
+        c.problem(path + ("passage",), "quote the words around the number too, so a reader can see what it counts")
+        return None
     return Value(name=name, text=text, value=figure.value, unit=figure.unit, passage=passage)
 
 
