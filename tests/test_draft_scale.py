@@ -248,3 +248,30 @@ def test_last_and_first_words_agree_with_split(text):
     for spot in range(0, len(text) + 1):
         assert match.last_words(text, spot, 3) == text[:spot].split()[-3:]
         assert match.first_words(text, spot, 4) == text[spot:].split()[:4]
+
+
+def test_record_names_for_a_figure_printed_thousands_of_times_are_found_in_linear_work():
+    from workings.draft.new import _name
+
+    class Counting(set):
+        checks = 0
+
+        def __contains__(self, item):
+            Counting.checks += 1
+            return super().__contains__(item)
+
+    figures = find_figures("5 GB and " * N).figures
+    taken, counted = Counting({"5-gb-3"}), {"unrelated": 7}  # a record of that name is there
+    names = [_name(f, taken, counted) for f in figures]
+    # As the one-at-a-time search (the slug, then -2, -3...: every time from -2) names them.
+    reference = {"5-gb-3"}
+    for figure in figures:
+        base = _name(figure, set())
+        name, n = base, 2
+        while name in reference:
+            name, n = f"{base}-{n}", n + 1
+        reference.add(name)
+        assert names[len(reference) - 2] == name
+    assert names[:4] == ["5-gb", "5-gb-2", "5-gb-4", "5-gb-5"]
+    assert len(set(names)) == len(names) == N
+    assert Counting.checks <= 3 * len(figures)  # searching from -2 every time was N * N / 2

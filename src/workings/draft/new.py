@@ -36,11 +36,12 @@ def starting_records(check: DraftCheck, *, root: Path, issue: str, draft_name: s
     folder = Path(root) / "claims" / issue
     out: list[Written] = []
     names: set[str] = set()
+    counted: dict[str, int] = {}
     for result in check.figures:
         if result.status != "unbacked" or result.kind == "equation" or result.claim:
             continue
         figure = by_place[(result.line, result.column)]
-        name = _name(figure, names)
+        name = _name(figure, names, counted)
         path = folder / f"{name}.yaml"
         printed = figure_text(figure)
         out.append(Written(path=path, line=figure.line, figure=printed,
@@ -91,11 +92,17 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _name(figure: Figure, taken: set[str]) -> str:
+def _name(figure: Figure, taken: set[str], counted: dict[str, int] | None = None) -> str:
+    """A file name for the figure's record not in ``taken``: its slug, else the slug with -2, -3...
+    ``counted`` remembers where each slug's count got to (the names below it are taken already),
+    so that a draft printing "5" thousands of times does not try every number again each time."""
     base = _SLUG.sub("-", figure.text.lower()).strip("-")[:60].strip("-") or "figure"
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base}-{n}", n + 1
+    name, n = base, (counted or {}).get(base, 2)
+    if name in taken:
+        while (name := f"{base}-{n}") in taken:
+            n += 1
+        if counted is not None:
+            counted[base] = n + 1
     taken.add(name)
     return name
 
