@@ -71,15 +71,21 @@ def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         raise ExpressionError(f"not an arithmetic expression: {source!r}") from exc
-    _check(tree.body, allow_compare, 0)
+    found: set[str] = set()
+    _check(tree.body, allow_compare, 0, found)
+    tree.workings_names = frozenset(found)  # collected while checking: no second walk of the tree
     return tree
 
 
-def names(tree: ast.Expression) -> set[str]:
-    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+def names(tree: ast.Expression) -> frozenset[str]:
+    """The names an expression uses (inputs, steps and units alike)."""
+    found = getattr(tree, "workings_names", None)
+    if found is None:
+        found = frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
+    return found
 
 
-def _check(node: ast.AST, allow_compare: bool, depth: int) -> None:
+def _check(node: ast.AST, allow_compare: bool, depth: int, found: set) -> None:
     if depth > MAX_DEPTH:
         raise ExpressionError(f"expression is nested deeper than {MAX_DEPTH} levels")
     match node:
@@ -91,15 +97,16 @@ def _check(node: ast.AST, allow_compare: bool, depth: int) -> None:
         case ast.Name():
             if node.id.startswith("_"):
                 raise ExpressionError(f"name {node.id!r} is not allowed")
+            found.add(node.id)
         case ast.BinOp(left=left, op=op, right=right):
             if type(op) not in _BINARY:
                 raise ExpressionError(f"operator {type(op).__name__} is not allowed")
-            _check(left, allow_compare, depth + 1)
-            _check(right, allow_compare, depth + 1)
+            _check(left, allow_compare, depth + 1, found)
+            _check(right, allow_compare, depth + 1, found)
         case ast.UnaryOp(op=op, operand=operand):
             if not isinstance(op, (ast.UAdd, ast.USub)):
                 raise ExpressionError(f"operator {type(op).__name__} is not allowed")
-            _check(operand, allow_compare, depth + 1)
+            _check(operand, allow_compare, depth + 1, found)
         case ast.Call(func=func, args=args, keywords=keywords):
             if not isinstance(func, ast.Name) or func.id not in CALLS:
                 raise ExpressionError(f"only these calls are allowed: {', '.join(sorted(CALLS))}")
@@ -110,14 +117,14 @@ def _check(node: ast.AST, allow_compare: bool, depth: int) -> None:
                 wanted = str(fewest) if fewest == most else f"{fewest} to {most}"
                 raise ExpressionError(f"{func.id}() takes {wanted} argument{'s' if most > 1 else ''}, got {len(args)}")
             for arg in args:
-                _check(arg, allow_compare, depth + 1)
+                _check(arg, allow_compare, depth + 1, found)
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             if not allow_compare:
                 raise ExpressionError("comparisons belong in check:, not in a step")
             if any(type(op) not in _COMPARE for op in ops):
                 raise ExpressionError("only <, <=, >, >= and == comparisons are allowed")
             for sub in (left, *comparators):
-                _check(sub, False, depth + 1)
+                _check(sub, False, depth + 1, found)
         case _:
             raise ExpressionError(f"{type(node).__name__} is not allowed in an expression")
 

@@ -109,6 +109,7 @@ def load(raw: bytes, file: str) -> Document:
 
 MAX_DEPTH = 50
 _BLOCK_NESTING = re.compile(r"^[ \t]*(?:[-?:][ \t]+){%d}" % MAX_DEPTH, re.MULTILINE)
+_DEEP_INDENT = re.compile(r"^ {%d}" % (4 * MAX_DEPTH + 1), re.MULTILINE)
 
 
 def _check_nesting(text: str) -> None:
@@ -136,9 +137,9 @@ def _check_nesting(text: str) -> None:
     match = _BLOCK_NESTING.search(text)
     if match:
         raise YamlError(f"nested deeper than {MAX_DEPTH} levels", text.count("\n", 0, match.start()) + 1)
-    longest = max((len(line) - len(line.lstrip(" ")) for line in text.splitlines()), default=0)
-    if longest > 4 * MAX_DEPTH:
-        raise YamlError(f"indented deeper than {4 * MAX_DEPTH} columns")
+    deep = _DEEP_INDENT.search(text)
+    if deep:
+        raise YamlError(f"indented deeper than {4 * MAX_DEPTH} columns", text.count("\n", 0, deep.start()) + 1)
 
 
 def _node_lines(text: str) -> dict:
