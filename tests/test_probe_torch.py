@@ -12,7 +12,7 @@ from workings.probe.fit import bisect_max, probe_fit  # noqa: E402
 from workings.probe.kv import decode_step, probe_kv_bytes  # noqa: E402
 from workings.probe.quant import pack_int4, probe_quant, to_fp8, unpack_int4  # noqa: E402
 from workings.probe.shapes import KVShape  # noqa: E402
-from workings.probe.spec import ProbeError  # noqa: E402
+from workings.probespec import ProbeError  # noqa: E402
 
 pytestmark = pytest.mark.torch
 CPU = torch.device("cpu")

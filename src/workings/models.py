@@ -176,7 +176,7 @@ class Claim:
         notes = c.text(("notes",), data["notes"], max_len=5000) if "notes" in data else None
         probe = data.get("probe")
         if probe is not None:
-            from .probe.spec import ProbeSpecError, ProbeSpec  # no torch: validating is cheap
+            from .probespec import ProbeSpecError, ProbeSpec  # no torch: validating is cheap
 
             try:
                 ProbeSpec.from_dict(probe)

@@ -10,7 +10,7 @@ import subprocess
 import torch
 
 from ..measurements import Device, Software
-from .spec import ProbeError
+from ..probespec import ProbeError
 
 
 def resolve(device: str) -> torch.device:

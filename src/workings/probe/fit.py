@@ -19,7 +19,7 @@ import torch
 
 from .alloc import kv_cache, storage_bytes
 from .shapes import KVShape
-from .spec import ProbeError
+from ..probespec import ProbeError
 
 REAL_CPU_LIMIT = 1 << 30  # budgets up to 1 GiB are allocated for real on CPU
 

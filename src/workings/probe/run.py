@@ -27,7 +27,7 @@ from .fit import probe_fit
 from .kv import probe_kv_bytes
 from .quant import probe_quant
 from .shapes import KVShape
-from .spec import ProbeError, ProbeSpec, ProbeSpecError, Ref
+from ..probespec import ProbeError, ProbeSpec, ProbeSpecError, Ref
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Bytes per value of the dtypes a probe may build the cache in, by the name a record uses.
-# The names are torch's, so ``getattr(torch, name)`` finds the dtype.
-DTYPE_BYTES = {
-    "float32": 4,
-    "float16": 2,
-    "bfloat16": 2,
-    "float8_e4m3fn": 1,
-}
+from ..probespec import DTYPE_BYTES
 
 
 @dataclass(frozen=True, kw_only=True)

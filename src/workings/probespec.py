@@ -14,8 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import LedgerError
-from .shapes import DTYPE_BYTES
+from .errors import LedgerError
+
+# Bytes per value of the dtypes a probe may build the cache in, by the name a record uses.
+# The names are torch's, so ``getattr(torch, name)`` finds the dtype.
+DTYPE_BYTES = {
+    "float32": 4,
+    "float16": 2,
+    "bfloat16": 2,
+    "float8_e4m3fn": 1,
+}
 
 KINDS = ("kv-bytes", "fit", "quant")
 QUANT_FORMATS = ("fp8", "int4", "fp4")  # fp4: E2M1 values
