@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from . import safetext
 from .errors import LedgerError
 
 EXIT_CODES = "Exit codes: 0 all good, 1 a figure drifted, 2 the input could not be used (2 wins)."
@@ -28,13 +29,23 @@ def main() -> None:
     """workings: every published figure with its sources and a units-checked computation."""
 
 
+def _say(*lines: object, err: bool = False) -> None:
+    """Print lines made safe for a terminal and a CI log (``safetext``): record text and file
+    names reach here, and none of them may move the cursor or forge a line."""
+    click.echo(safetext.lines(lines), nl=False, err=err)
+
+
+def _error(message: object) -> None:
+    _say(f"error: {message}", err=True)
+
+
 def _verify(root: Path):
     from .engine import verify
 
     try:
         return verify(root)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
 
 
@@ -53,7 +64,7 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
 
     report = _verify(root)
     if not report.claims:
-        click.echo(f"error: no claims under {root / 'claims'}: is --root the ledger's folder?", err=True)
+        _error(f"no claims under {root / 'claims'}: is --root the ledger's folder?")
         sys.exit(2)
     json_path = json_path or root / "reports" / "ledger.json"
     junit_path = junit_path or json_path.with_name("junit.xml")
@@ -81,7 +92,7 @@ def show(claim_id: str, root: Path) -> None:
     if claim is None:
         matches = [c.id for c in report.claims if claim_id in c.id]
         hint = f"; did you mean: {', '.join(matches[:5])}" if matches else ""
-        click.echo(f"error: no claim {claim_id!r}{hint}", err=True)
+        _error(f"no claim {claim_id!r}{hint}")
         sys.exit(2)
     click.echo(derivation(report, claim), nl=False)
     sys.exit({"drift": 1, "error": 2}.get(claim.status, 0))
@@ -116,7 +127,7 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
     try:
         from .probe.run import budget_bytes, probe_claims
     except ImportError as exc:  # torch is the probe extra; verify and render never need it
-        click.echo(f"error: workings probe needs torch ({exc.name}): pip install 'workings[probe]'", err=True)
+        _error(f"workings probe needs torch ({exc.name}): pip install 'workings[probe]'")
         sys.exit(2)
     ids = [c.removesuffix(".yaml").removeprefix("claims/") for c in claim_ids]
     words = ["workings", "probe", *ids] + (["--root", str(root)] if root != Path(".") else [])
@@ -125,18 +136,18 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
         outcomes = probe_claims(root, ids, device=device, budget=budget_bytes(budget) if budget else None,
                                 command=shlex.join(words), replace=replace)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     codes = {0}
     for outcome in outcomes:
         if isinstance(outcome, LedgerError):
-            click.echo(f"error: {outcome}", err=True)
+            _error(outcome)
             codes.add(2)
             continue
         m, agreement = outcome.measurement, outcome.measurement.agreement()
         codes.add(0 if agreement.holds else 1)
-        click.echo(f"{m.claim}: {m.probe} on {m.device.label}: measured {m.result}, "
-                   f"estimate {m.estimate}: {agreement.text}\n  wrote {outcome.path}")
+        _say(f"{m.claim}: {m.probe} on {m.device.label}: measured {m.result}, estimate {m.estimate}: {agreement.text}",
+             f"  wrote {outcome.path}")
     sys.exit(max(codes))
 
 
@@ -160,7 +171,7 @@ def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float
     try:
         code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     sys.exit(code)
 
@@ -181,11 +192,11 @@ def render(root: Path, out: Path | None) -> None:
     try:
         render_site(report, root, out)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     from .outputs import summary_line
 
-    click.echo(f"{summary_line(report)}\nwrote {out / 'index.html'}")
+    _say(summary_line(report), f"wrote {out / 'index.html'}")
 
 
 @main.command("check-draft", epilog="Exit codes: 0 every figure in the draft is backed, 1 one is not "
@@ -227,13 +238,12 @@ def new(draft: Path, issue: str, root: Path) -> None:
     from .draft.new import starting_records
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", issue):
-        click.echo(f"error: --issue {issue!r}: a group name is lower-case letters, digits, '-', '_' and '.' "
-                   "(it names the folder claims/SLUG/)", err=True)
+        _error(f"--issue {issue!r}: a group name is lower-case letters, digits, '-', '_' and '.' "
+               "(it names the folder claims/SLUG/)")
         sys.exit(2)
     written = starting_records(check_file(draft, _verify(root), issue=issue), root=root, issue=issue,
                                draft_name=draft.name)
     for item in written:
-        click.echo(f"{'wrote' if item.written else 'exists, left as it is:'} {item.path}  "
-                   f"(line {item.line}: {item.figure})")
-    click.echo(f"{sum(i.written for i in written)} starting records written"
-               + ("" if written else ": every figure is already in the ledger"))
+        _say(f"{'wrote' if item.written else 'exists, left as it is:'} {item.path}  (line {item.line}: {item.figure})")
+    _say(f"{sum(i.written for i in written)} starting records written"
+         + ("" if written else ": every figure is already in the ledger"))
