@@ -199,6 +199,18 @@ def render(root: Path, out: Path | None) -> None:
     _say(summary_line(report), f"wrote {out / 'index.html'}")
 
 
+def _check_file(draft: Path, report, issue: str | None):
+    """The draft checked against the report; a draft that cannot be read (not UTF-8, too large, a
+    number of too many digits: see ``draft.reading``) is exit 2, never a traceback."""
+    from .draft.check import check_file
+
+    try:
+        return check_file(draft, report, issue=issue)
+    except LedgerError as exc:
+        _error(exc)
+        sys.exit(2)
+
+
 @main.command("check-draft", epilog="Exit codes: 0 every figure in the draft is backed, 1 one is not "
               "(drift, ambiguous, erratum, unchecked or unbacked), 2 the input could not be used.")
 @click.argument("draft", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -216,10 +228,9 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
     from . import atomic
-    from .draft.check import check_file
     from .draft.output import render, to_json
 
-    result = check_file(draft, _verify(root), issue=issue)
+    result = _check_file(draft, _verify(root), issue)
     if json_path:
         atomic.write_text(json_path, to_json(result))
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
@@ -234,14 +245,13 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
 def new(draft: Path, issue: str, root: Path) -> None:
     """Write a starting claim record for every unbacked figure of a draft (sentence and figure
     filled in; unchecked until someone adds the working). Existing files are never overwritten."""
-    from .draft.check import check_file
     from .draft.new import starting_records
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", issue):
         _error(f"--issue {issue!r}: a group name is lower-case letters, digits, '-', '_' and '.' "
                "(it names the folder claims/SLUG/)")
         sys.exit(2)
-    written = starting_records(check_file(draft, _verify(root), issue=issue), root=root, issue=issue,
+    written = starting_records(_check_file(draft, _verify(root), issue), root=root, issue=issue,
                                draft_name=draft.name)
     for item in written:
         _say(f"{'wrote' if item.written else 'exists, left as it is:'} {item.path}  (line {item.line}: {item.figure})")

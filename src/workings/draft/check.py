@@ -25,6 +25,7 @@ from ..figures import format_number, read_figure
 from ..report import Report
 from . import match
 from .finder import Figure, Found, find_figures
+from .reading import read_draft
 from .text import is_markdown
 from .words import number_at, split_words
 
@@ -98,7 +99,7 @@ class DraftCheck:
 
 def check_file(path: str | Path, report: Report, *, issue: str | None = None) -> DraftCheck:
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_draft(path)  # UTF-8, within the size and digit limits, or a LedgerError
     return check_text(text, report, file=str(path), issue=issue, markdown=is_markdown(path.name))
 
 
