@@ -66,10 +66,18 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
     if not report.claims:
         _error(f"no claims under {root / 'claims'}: is --root the ledger's folder?")
         sys.exit(2)
-    json_path = json_path or root / "reports" / "ledger.json"
-    junit_path = junit_path or json_path.with_name("junit.xml")
-    atomic.write_text(json_path, outputs.to_json(report))
-    atomic.write_text(junit_path, outputs.junit(report))
+    code = report.exit_code
+    try:  # a path the user did not name stays inside the ledger: never through a linked reports/
+        if json_path is None:
+            json_path = root / "reports" / "ledger.json"
+            atomic.check_inside(root, json_path, instead="--json PATH")
+        if junit_path is None:
+            junit_path = json_path.with_name("junit.xml")
+        atomic.write_text(json_path, outputs.to_json(report))
+        atomic.write_text(junit_path, outputs.junit(report))
+    except (LedgerError, OSError) as exc:
+        _error(exc)
+        code = 2
     click.echo(outputs.table(report, only_failing=quiet), nl=False)
     if os.environ.get("GITHUB_ACTIONS") == "true":
         click.echo(outputs.github_annotations(report), nl=False)
@@ -77,7 +85,7 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
         if summary:
             with open(summary, "a", encoding="utf-8") as handle:
                 handle.write(outputs.markdown_summary(report))
-    sys.exit(report.exit_code)
+    sys.exit(code)
 
 
 @main.command(epilog=EXIT_CODES)
@@ -187,9 +195,13 @@ def render(root: Path, out: Path | None) -> None:
     Open OUT/index.html in a browser; it works from file:// and offline."""
     from .render import render_site  # jinja2 loads only here
 
+    from .atomic import check_inside
+
     report = _verify(root)
-    out = out or root / "reports" / "site"
     try:
+        if out is None:  # the default stays inside the ledger: never through a linked reports/
+            out = root / "reports" / "site"
+            check_inside(root, out, instead="--out DIR")
         render_site(report, root, out)
     except LedgerError as exc:
         _error(exc)
@@ -251,8 +263,12 @@ def new(draft: Path, issue: str, root: Path) -> None:
         _error(f"--issue {issue!r}: a group name is lower-case letters, digits, '-', '_' and '.' "
                "(it names the folder claims/SLUG/)")
         sys.exit(2)
-    written = starting_records(_check_file(draft, _verify(root), issue), root=root, issue=issue,
-                               draft_name=draft.name)
+    try:
+        written = starting_records(_check_file(draft, _verify(root), issue), root=root, issue=issue,
+                                   draft_name=draft.name)
+    except LedgerError as exc:
+        _error(exc)
+        sys.exit(2)
     for item in written:
         _say(f"{'wrote' if item.written else 'exists, left as it is:'} {item.path}  (line {item.line}: {item.figure})")
     _say(f"{sum(i.written for i in written)} starting records written"

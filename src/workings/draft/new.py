@@ -39,6 +39,7 @@ def starting_records(check: DraftCheck, *, root: Path, issue: str, draft_name: s
     """Write claims/<issue>/<slug>.yaml for each unbacked figure; return what was done."""
     by_place = {(f.line, f.column): f for f in check.found.figures}
     folder = Path(root) / "claims" / issue
+    atomic.check_inside(root, folder)  # never through a claims/ or claims/<issue>/ that links elsewhere
     out: list[Written] = []
     names: set[str] = set()
     counted: dict[str, int] = {}
