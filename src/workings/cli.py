@@ -239,7 +239,11 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     from .draft.check import check_file
     from .draft.output import render, to_json
 
-    result = check_file(draft, _verify(root), issue=issue)
+    try:
+        result = check_file(draft, _verify(root), issue=issue)
+    except LedgerError as exc:  # a draft's front matter that cannot be read
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     if json_path:
         atomic.write_text(json_path, to_json(result))
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
