@@ -253,16 +253,18 @@
     ui.bar.setAttribute("data-over", over ? "true" : "false");
 
     // how sure: the least certain grade among the inputs, and what is unchecked or missing
-    var grades = data.grades, worst = -1, unchecked = [], missing = [];
+    var grades = data.grades, worst = -1, worstNames = [], unchecked = [], missing = [];
     var names = ["cache per token", "memory", "window", "weights"];
     used.forEach(function (fig, i) {
       var name = i < names.length ? names[i] : (applies && i === names.length ? "format ratio" : "a part that does not grow");
       if (!fig || !fig.claim) { missing.push(name); return; }
       if (fig.status === "unchecked") { unchecked.push(name); }
       var g = grades.indexOf(fig.grade);
-      if (g > worst) { worst = g; }
+      if (g > worst) { worst = g; worstNames = []; }
+      if (g === worst && g >= 0) { worstNames.push(name); }
     });
-    $("x-weakest").textContent = "Least certain input: " + (worst < 0 ? "no graded source" : grades[worst]) +
+    $("x-weakest").textContent = "Least certain input: " + (worst < 0 ? "no graded source" :
+      grades[worst] + " (" + worstNames.join(", ") + ")") +
       (unchecked.length ? "; unchecked: " + unchecked.join(", ") : "") +
       (missing.length ? "; not in the ledger: " + missing.join(", ") : "") + ".";
     $("x-attention").textContent = model.name + ": " + model.attention_note + ".";
