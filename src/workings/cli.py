@@ -88,13 +88,44 @@ def show(claim_id: str, root: Path) -> None:
 
 
 @main.command()
-def schema() -> None:
-    """Print a JSON Schema of the claim format (point your YAML editor at it)."""
-    import json
+@click.argument("kind", type=click.Choice(["claim", "source", "measurement"]), default="claim")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of KIND's record format (claim, source or measurement).
 
-    from .schema import claim_schema
+    The same schemas are committed in schemas/ for editors and check-jsonschema."""
+    from .schema import dumps
 
-    click.echo(json.dumps(claim_schema(), indent=2, sort_keys=True))
+    click.echo(dumps(kind), nl=False)
+
+
+@main.command(epilog="Exit codes: 0 nothing moved that the policy fails on, 1 a claim made a failing move, "
+              "2 a report could not be read.")
+@click.argument("base", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("new", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--fail-on", "fail_on", metavar="MOVES", default=None,
+              help="Comma-separated OLD->NEW moves that fail, '*' for any status, or 'none' "
+                   "[default: verified->*].")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
+def diff(base: Path, new: Path, fail_on: str | None, fmt: str) -> None:
+    """List every claim whose status or value differs between two JSON reports (BASE, e.g. main's,
+    and NEW, e.g. a pull request's), and fail on the moves --fail-on names.
+
+    With GITHUB_STEP_SUMMARY set, the Markdown table is appended there too."""
+    from . import movements
+
+    try:
+        policy = movements.parse_policy(fail_on)
+        moves = movements.compare(movements.load_report(base), movements.load_report(new))
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    text = movements.as_markdown(moves, policy) if fmt == "markdown" else movements.as_text(moves, policy)
+    click.echo(text, nl=False)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(movements.as_markdown(moves, policy))
+    sys.exit(1 if movements.failing(moves, policy) else 0)
 
 
 @main.command(epilog="Exit codes: 0 every measurement agrees with its estimate, 1 one does not, "
@@ -215,7 +246,11 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     from .draft.check import check_file
     from .draft.output import render, to_json
 
-    result = check_file(draft, _verify(root), issue=issue)
+    try:
+        result = check_file(draft, _verify(root), issue=issue)
+    except LedgerError as exc:  # a draft's front matter that cannot be read
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     if json_path:
         atomic.write_text(json_path, to_json(result))
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
