@@ -19,6 +19,7 @@ import pytest
 from test_browser import Watched, _missing, browser  # noqa: F401  (the browser fixture)
 
 from workings import explainer as E
+from workings.models import GRADES
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,7 +121,12 @@ def test_the_defaults_agree_with_the_ledgers_about_286000_tokens(explainer_page)
     claims = {links.nth(i).get_attribute("data-claim") for i in range(links.count())}
     assert {"kv-bytes-per-token/qwen25-14b-bytes-per-token", "kv-bytes-per-token/qwen25-14b-weights-gb",
             "kv-bytes-per-token/h100-memory-counted-gib", "kv-bytes-per-token/qwen25-14b-window"} <= claims
-    assert page.inner_text("#x-weakest") == "Least certain input: transcription (window, weights)."
+    model, machine = seen["model"], seen["machine"]
+    used = {"cache per token": model.per_token, "memory": machine.memory, "window": model.window,
+            "weights": model.weights}
+    worst = max((f.grade for f in used.values()), key=GRADES.index)
+    names = ", ".join(name for name, f in used.items() if f.grade == worst)
+    assert page.inner_text("#x-weakest") == f"Least certain input: {worst} ({names})."
 
 
 def test_the_red_threshold_is_where_python_puts_it_for_every_model_and_machine(explainer_page):
