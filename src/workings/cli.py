@@ -29,7 +29,7 @@ def main() -> None:
 
 
 def _verify(root: Path):
-    from .engine import verify
+    from . import verify
 
     try:
         return verify(root)
