@@ -110,7 +110,7 @@ SOURCE_CORPUS = [
                                                  extra="values:\n  v:\n    value: 980 B/token\n    passage: 890 bytes per token\n"),
      "ledger/sources/value-not-in-passage.yaml:9: values.v.passage: the passage does not state the number 980"),
     ("grade", lambda t: t.source("grade", "title: t\ngrade: official\n"),
-     "ledger/sources/grade.yaml:2: grade: expected one of primary, copy, transcription, unarchived; got 'official'"),
+     "ledger/sources/grade.yaml:2: grade: expected one of primary, copy, transcription, paraphrase, unarchived; got 'official'"),
 ]
 
 

@@ -40,7 +40,7 @@ def _error(message: object) -> None:
 
 
 def _verify(root: Path):
-    from .engine import verify
+    from . import verify
 
     try:
         return verify(root)
@@ -107,13 +107,44 @@ def show(claim_id: str, root: Path) -> None:
 
 
 @main.command()
-def schema() -> None:
-    """Print a JSON Schema of the claim format (point your YAML editor at it)."""
-    import json
+@click.argument("kind", type=click.Choice(["claim", "source", "measurement"]), default="claim")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of KIND's record format (claim, source or measurement).
 
-    from .schema import claim_schema
+    The same schemas are committed in schemas/ for editors and check-jsonschema."""
+    from .schema import dumps
 
-    click.echo(json.dumps(claim_schema(), indent=2, sort_keys=True))
+    click.echo(dumps(kind), nl=False)
+
+
+@main.command(epilog="Exit codes: 0 nothing moved that the policy fails on, 1 a claim made a failing move, "
+              "2 a report could not be read.")
+@click.argument("base", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("new", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--fail-on", "fail_on", metavar="MOVES", default=None,
+              help="Comma-separated OLD->NEW moves that fail, '*' for any status, or 'none' "
+                   "[default: verified->*].")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
+def diff(base: Path, new: Path, fail_on: str | None, fmt: str) -> None:
+    """List every claim whose status or value differs between two JSON reports (BASE, e.g. main's,
+    and NEW, e.g. a pull request's), and fail on the moves --fail-on names.
+
+    With GITHUB_STEP_SUMMARY set, the Markdown table is appended there too."""
+    from . import movements
+
+    try:
+        policy = movements.parse_policy(fail_on)
+        moves = movements.compare(movements.load_report(base), movements.load_report(new))
+    except LedgerError as exc:
+        _error(exc)
+        sys.exit(2)
+    text = movements.as_markdown(moves, policy) if fmt == "markdown" else movements.as_text(moves, policy)
+    click.echo(text, nl=False)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(movements.as_markdown(moves, policy))
+    sys.exit(1 if movements.failing(moves, policy) else 0)
 
 
 @main.command(epilog="Exit codes: 0 every measurement agrees with its estimate, 1 one does not, "
@@ -185,7 +216,8 @@ def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float
 
 
 @main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "
-              "2 the input could not be used or the folder cannot be replaced.")
+              "2 the input could not be used (ledger/explainer.yaml included: the site is still written, "
+              "with the problems listed) or the folder cannot be replaced.")
 @root_option
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
@@ -193,6 +225,7 @@ def render(root: Path, out: Path | None) -> None:
     """Write the HTML ledger: every claim, its working and its sources, as a self-contained site.
 
     Open OUT/index.html in a browser; it works from file:// and offline."""
+    from .explainer import build
     from .render import render_site  # jinja2 loads only here
 
     from .atomic import check_inside
@@ -202,18 +235,24 @@ def render(root: Path, out: Path | None) -> None:
         if out is None:  # the default stays inside the ledger: never through a linked reports/
             out = root / "reports" / "site"
             check_inside(root, out, instead="--out DIR")
-        render_site(report, root, out)
+        explainer = build(report, root)  # ledger/explainer.yaml: its problems are listed, the rest is rendered
+        for problem in explainer.problems if explainer else ():
+            _error(problem)
+        render_site(report, root, out, explainer=explainer)
     except LedgerError as exc:
         _error(exc)
         sys.exit(2)
     from .outputs import summary_line
 
     _say(summary_line(report), f"wrote {out / 'index.html'}")
+    if explainer and explainer.problems:
+        sys.exit(2)
 
 
 def _check_file(draft: Path, report, issue: str | None):
     """The draft checked against the report; a draft that cannot be read (not UTF-8, too large, a
-    number of too many digits: see ``draft.reading``) is exit 2, never a traceback."""
+    number of too many digits: see ``draft.reading``; front matter that cannot be read) is exit 2,
+    never a traceback."""
     from .draft.check import check_file
 
     try:

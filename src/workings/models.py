@@ -19,7 +19,16 @@ from .validate import Checker
 from .yamlio import Document
 
 LABELS = ("derived", "quoted", "estimate", "bound", "vendor", "measured")
-GRADES = ("primary", "copy", "transcription", "unarchived")  # most to least certain
+# How sure anyone can be of what a source says, most to least certain: a claim shows the least certain
+# grade among the sources it rests on. The words are what editors (docs) and readers (the page) see.
+GRADE_MEANING = {
+    "primary": "the official bytes",
+    "copy": "a third-party copy of the official file",
+    "transcription": "the source's own words, as quoted elsewhere",
+    "paraphrase": "someone's account of what the source says, not its words",
+    "unarchived": "cited, no copy kept",
+}
+GRADES = tuple(GRADE_MEANING)
 ROUNDING = ("nearest", "floor", "ceil")
 BOUNDS = ("at-least", "at-most")
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")

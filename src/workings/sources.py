@@ -25,6 +25,8 @@ from .yamlio import Document
 SOURCE_KEYS = {"title", "publisher", "date", "url", "hub", "grade", "retrieved", "snapshot", "format",
                "values", "passages", "notes", "safetensors"}
 FORMATS = ("json", "text")
+# retrieved.on: a date, or a time as refresh and source add write it, or "unknown" (said, never guessed).
+_WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,6 +96,9 @@ class Source:
             retrieved = {k: c.text(("retrieved", k), v, max_len=2000) for k, v in raw.items()}
             if raw.get("url") is not None:
                 c.url(("retrieved", "url"), raw.get("url"))
+            on = retrieved.get("on")
+            if on is not None and on != "unknown" and not _WHEN.fullmatch(on):
+                c.problem(("retrieved", "on"), f"expected a date (2026-11-29), a UTC time or 'unknown'; got {on!r}")
         snapshot = c.text(("snapshot",), data.get("snapshot"), required=False, max_len=100)
         if snapshot is not None and not SNAPSHOT.fullmatch(snapshot):
             c.problem(("snapshot",), "expected <sha256 of the bytes>.<ext>, a file in ledger/snapshots/")
