@@ -24,6 +24,7 @@ from ..errors import LedgerError
 from ..figures import format_number, read_figure
 from ..report import Report
 from . import match
+from .article import front_matter
 from .finder import Figure, Found, find_figures
 from .text import is_markdown
 from .words import number_at, split_words
@@ -99,12 +100,16 @@ class DraftCheck:
 def check_file(path: str | Path, report: Report, *, issue: str | None = None) -> DraftCheck:
     path = Path(path)
     text = path.read_text(encoding="utf-8")
-    return check_text(text, report, file=str(path), issue=issue, markdown=is_markdown(path.name))
+    markdown = is_markdown(path.name)
+    if markdown and front_matter(text, file=str(path)).format == "plain":
+        # A published text kept as its publishing tool exported it (see draft/article.py).
+        return check_text(text, report, file=str(path), issue=issue, markdown=False, front_matter=True)
+    return check_text(text, report, file=str(path), issue=issue, markdown=markdown)
 
 
 def check_text(text: str, report: Report, *, file: str = "draft", issue: str | None = None,
-               markdown: bool = False) -> DraftCheck:
-    found = find_figures(text, markdown=markdown)
+               markdown: bool = False, front_matter: bool | None = None) -> DraftCheck:
+    found = find_figures(text, markdown=markdown, front_matter=front_matter)
     views = [match.view(c) for c in report.claims if c.said]
     results = _figures(found, views, issue) + _equations(found)
     results.sort(key=lambda r: (r.line, r.column, r.kind != "equation"))

@@ -90,12 +90,12 @@ class Found:
     sentences: tuple[str, ...] = ()  # every sentence of the draft, in order
 
 
-def find_figures(text: str, *, markdown: bool = False) -> Found:
+def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None = None) -> Found:
     figures: list[Figure] = []
     printed: list[PrintedEquation] = []
     skipped: list[SetAside] = []
     every: list[str] = []
-    for paragraph in paragraphs(text, markdown=markdown):
+    for paragraph in paragraphs(text, markdown=markdown, front_matter=front_matter):
         if not paragraph.code:
             every.extend(s.text for s in sentences(paragraph))
         _scan(paragraph, figures, printed, skipped)
