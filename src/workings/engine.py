@@ -355,7 +355,8 @@ def _failed(claim: Claim, status: str, text: str, *, key: str) -> ClaimResult:
 def _with_links(result: ClaimResult, ledger: Ledger, done: dict, used_by: list[str]) -> ClaimResult:
     sources = set(i.source for i in result.inputs if i.source) | {c.source for c in result.cites}
     for upstream in _upstream(result.id, done):
-        sources |= {i.source for i in done[upstream][0].inputs if i.source}
+        upstream_result = done[upstream][0]  # its inputs and its cited passages alike
+        sources |= {i.source for i in upstream_result.inputs if i.source} | {c.source for c in upstream_result.cites}
     grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
     grade = max(grades, key=GRADES.index) if grades else None
     measurements = ()
