@@ -183,3 +183,18 @@ def test_an_unchanged_rendered_site_is_replaced(root, tmp_path):
     assert done.returncode == 0, done.stderr
     assert (out / "claims" / "t--two.html").is_file() and (out / MARKER).read_text() != first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ledger", "site"]
+
+
+@pytest.mark.parametrize("link", ["ledger/sources", "ledger/snapshots"])
+def test_source_add_writes_nothing_through_a_linked_ledger_folder(root, tmp_path, elsewhere, link):
+    (root / "ledger" / "sources").mkdir(parents=True)
+    (root / "ledger" / "snapshots").mkdir(parents=True)
+    (root / link).rmdir()
+    (root / link).symlink_to(elsewhere)
+    page = tmp_path / "page.txt"
+    page.write_text("The cache holds 196,608 bytes per token.\n")
+    done = _run("source", "add", "--file", str(page), "--url", "https://example.org/page", "--how", "saved by hand",
+                "--id", "page", "--root", str(root))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"{root}/{link} is a symbolic link (to {elsewhere})" in done.stderr
+    _untouched(elsewhere)

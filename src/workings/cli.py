@@ -263,7 +263,7 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
     if problem is None and file is None and (how or retrieved or url):
         problem = "--url, --how and --retrieved go with --file (a fetched source records them itself)"
     if problem:
-        click.echo(f"error: {problem}", err=True)
+        _error(problem)
         sys.exit(2)
     from dataclasses import replace
 
@@ -272,12 +272,12 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
     try:
         added = add_source(root, request, limits=Limits(timeout=timeout))
     except AddError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(3 if isinstance(exc, Unreachable) else 2)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
-    click.echo(summary(added), nl=False)
+    click.echo(safetext.block(summary(added)), nl=False)  # fetched text reaches here: no escapes
 
 
 @main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "
