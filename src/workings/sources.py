@@ -240,6 +240,25 @@ class Snapshot:
             raise LedgerError(f"key {key!r} has several values in snapshot {self.name}: {', '.join(sorted(found))}")
         return found.pop()
 
+    def lookup_text(self, key: str) -> str:
+        """The text value of ``key`` (a dtype name, say): a JSON string at a dotted path, or in an excerpt a
+        ``"key": "text"`` pair that occurs with one value only."""
+        if self.parsed is not None:
+            node = self.parsed
+            for part in key.split("."):
+                if not isinstance(node, dict) or part not in node:
+                    raise LedgerError(f"key {key!r} is not in snapshot {self.name}")
+                node = node[part]
+            if not isinstance(node, str) or node.startswith(("-", ".")) or node[:1].isdigit():
+                raise LedgerError(f"key {key!r} in snapshot {self.name} is not a text value")
+            return node
+        found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*"([^"\\\n]{1,64})"', self.text))
+        if not found:
+            raise LedgerError(f"key {key!r} is not in snapshot {self.name} as a quoted text value")
+        if len(found) > 1:
+            raise LedgerError(f"key {key!r} has several values in snapshot {self.name}: {', '.join(sorted(found))}")
+        return found.pop()
+
 
 def _leaf_paths(node: object, prefix: str = "", out: list[str] | None = None, limit: int = 5000) -> list[str]:
     """The dotted paths of a parsed JSON document's values (at most `limit` of them)."""
