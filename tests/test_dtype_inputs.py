@@ -37,6 +37,7 @@ def test_the_dtype_a_json_config_names_is_read_as_bytes(tmp_ledger):
     (item,) = [i for i in result.inputs if i.name == "value_bytes"]
     assert (item.kind, item.source, item.key, item.grade) == ("source", "qwen", "torch_dtype", "copy")
     assert item.result.value == 2 and item.result.unit in ("B", "byte")
+    assert item.passage == "torch_dtype: bfloat16"  # what was read, shown beside the 2 B
 
 
 def test_a_config_excerpt_and_a_wider_dtype(tmp_ledger):

@@ -197,18 +197,30 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
 @root_option
 @click.option("--check", is_flag=True, help="Report what changed and which claims would move; write nothing.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
-              help="Seconds to wait for each request.")
+              help="Seconds each request may take in all: connecting, waiting, and reading the whole answer.")
+@click.option("--deadline", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds the whole fetch of one source may take, retries and waits included "
+                   "[default: 2 x tries x timeout + the backoff's waits: 167 s with --timeout 20].")
 @click.option("--jobs", type=click.IntRange(1, 16), default=4, show_default=True, help="Requests in flight at once.")
-def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float, jobs: int) -> None:
+def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float, deadline: float | None,
+            jobs: int) -> None:
     """Fetch sources again: Hub files with huggingface_hub (HF_ENDPOINT is honoured), pages with requests.
 
     For each source: unchanged, changed (the keys and passages, old and new, and the claims that read
     them) or unreachable (why). Changes are archived as new snapshots, atomically; a change that would
     break the ledger is reported and not applied. The only command that touches the network."""
-    from .refresh.text import run  # requests and huggingface_hub load only here
+    try:
+        import huggingface_hub  # noqa: F401  (the web extra: loaded only here)
+        import requests  # noqa: F401
+    except ImportError as exc:
+        missing = exc.name or str(exc)
+        click.echo(f"error: workings refresh needs the web extra, which is not installed (no {missing}): "
+                   "pip install 'workings[web]'", err=True)
+        sys.exit(2)
+    from .refresh.text import run
 
     try:
-        code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs)
+        code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs, deadline=deadline)
     except LedgerError as exc:
         _error(exc)
         sys.exit(2)

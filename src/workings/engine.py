@@ -191,7 +191,9 @@ class _Evaluation:
                 snapshot = self.ledger.snapshots.get(item.source)
                 if snapshot is None:
                     raise LedgerError(f"source {item.source!r} has no snapshot to read {item.key!r} from")
-                magnitude, unit = bytes_per_value(snapshot.lookup_text(item.key), f"{item.source}#{item.key}"), "B"
+                name = snapshot.lookup_text(item.key)
+                magnitude, unit = bytes_per_value(name, f"{item.source}#{item.key}"), "B"
+                passage = f"{item.key}: {name}"  # what was read, shown beside the 2 B
             elif item.key in source.values:
                 declared = source.values[item.key]
                 if item.unit and declared.unit:
