@@ -145,3 +145,24 @@ def test_the_command_check_refuses_what_does_not_exist(line):
     with pytest.raises(Exception):
         for words in commands(line):
             check_command(words)
+
+
+def test_zizmor_finds_nothing_in_the_workflow():
+    """The ecosystem's auditor for GitHub workflows (template injection, credentials, pinning), offline."""
+    import subprocess
+    import sys
+
+    zizmor = Path(sys.executable).parent / "zizmor"
+    done = subprocess.run([str(zizmor) if zizmor.exists() else "zizmor", "--offline", "--no-progress", str(WORKFLOW)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "No findings to report" in done.stdout + done.stderr
+
+
+def test_actions_run_on_a_current_runtime():
+    """The pinned releases (checked against each action's own action.yml at that commit) run on node24."""
+    text = WORKFLOW.read_text(encoding="utf-8")
+    for action, tag in [("actions/checkout", "v7.0.1"), ("actions/setup-python", "v7.0.0"),
+                        ("actions/upload-artifact", "v7.0.0"), ("actions/upload-pages-artifact", "v5.0.0"),
+                        ("actions/deploy-pages", "v5.0.0")]:
+        assert re.search(rf"{action}@[0-9a-f]{{40}}\s+#\s*{re.escape(tag)}\b", text), action

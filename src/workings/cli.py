@@ -29,7 +29,7 @@ def main() -> None:
 
 
 def _verify(root: Path):
-    from .engine import verify
+    from . import verify
 
     try:
         return verify(root)
@@ -197,7 +197,8 @@ def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float
 
 
 @main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "
-              "2 the input could not be used or the folder cannot be replaced.")
+              "2 the input could not be used (ledger/explainer.yaml included: the site is still written, "
+              "with the problems listed) or the folder cannot be replaced.")
 @root_option
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
@@ -205,18 +206,24 @@ def render(root: Path, out: Path | None) -> None:
     """Write the HTML ledger: every claim, its working and its sources, as a self-contained site.
 
     Open OUT/index.html in a browser; it works from file:// and offline."""
+    from .explainer import build
     from .render import render_site  # jinja2 loads only here
 
     report = _verify(root)
     out = out or root / "reports" / "site"
+    explainer = build(report, root)  # ledger/explainer.yaml: its problems are listed, the rest is rendered
+    for problem in explainer.problems if explainer else ():
+        click.echo(f"error: {problem}", err=True)
     try:
-        render_site(report, root, out)
+        render_site(report, root, out, explainer=explainer)
     except LedgerError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     from .outputs import summary_line
 
     click.echo(f"{summary_line(report)}\nwrote {out / 'index.html'}")
+    if explainer and explainer.problems:
+        sys.exit(2)
 
 
 @main.command("check-draft", epilog="Exit codes: 0 every figure in the draft is backed, 1 one is not "

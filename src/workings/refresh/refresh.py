@@ -18,6 +18,7 @@ Nothing is written for a source that is unchanged, unreachable or blocked, nor a
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
 import tempfile
 import threading
@@ -48,6 +49,7 @@ class Moved:
     status_before: str
     status_after: str
     sources: tuple[str, ...] = ()  # the refreshed sources it rests on
+    through: tuple[str, ...] = ()  # its value did not move: the claims it uses that did
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -327,31 +329,44 @@ def _shown(claim) -> str:
 
 def _moved(before, after, refreshed: set[str]) -> list[Moved]:
     was = {c.id: c for c in before.claims}
-    out = []
+    changed = {}
     for claim in after.claims:
         old = was.get(claim.id)
         if old is None:
             continue
-        value_moved = old.result and claim.result and old.result.value != claim.result.value
+        value_moved = bool(old.result and claim.result and old.result.value != claim.result.value)
         if old.status != claim.status or value_moved:
-            out.append(Moved(claim=claim.id, printed=claim.figure or claim.check or "",
-                             before=f"{old.status} {_shown(old)}", after=f"{claim.status} {_shown(claim)}",
-                             status_before=old.status, status_after=claim.status,
-                             sources=tuple(sorted(set(claim.sources) & refreshed))))
+            changed[claim.id] = (old, claim, value_moved)
+    out = []
+    for old, claim, value_moved in changed.values():
+        through = () if value_moved else tuple(u for u in claim.uses if u in changed)
+        out.append(Moved(claim=claim.id, printed=claim.figure or claim.check or "",
+                         before=f"{old.status} {_shown(old)}", after=f"{claim.status} {_shown(claim)}",
+                         status_before=old.status, status_after=claim.status,
+                         sources=tuple(sorted(set(claim.sources) & refreshed)), through=through))
     return out
 
 
 def _scratch_copy(root: Path, to: Path) -> Path:
-    """A copy of the ledger to try changes on: records copied, snapshots linked (they never change)."""
+    """A copy of the ledger to try changes on, which the loader reads exactly as it reads `root`.
+
+    Records are copied, symbolic links kept as links (so that a record the loader refuses in the real
+    ledger is refused here too). Snapshots are hard links where the file system allows (the scratch
+    folder is on the same disk), else copies: never symbolic links, which the loader refuses. A link
+    is safe because nothing writes into a snapshot: the trial's writes replace files by rename.
+    """
     for folder in (CLAIMS_DIR, SOURCES_DIR, MEASUREMENTS_DIR):
         if (root / folder).is_dir():
-            shutil.copytree(root / folder, to / folder)
+            shutil.copytree(root / folder, to / folder, symlinks=True)
     (to / SNAPSHOTS_DIR).mkdir(parents=True, exist_ok=True)
     if (root / SNAPSHOTS_DIR).is_dir():
         for path in (root / SNAPSHOTS_DIR).iterdir():
-            if path.is_file():
+            target = to / SNAPSHOTS_DIR / path.name
+            if path.is_symlink():
+                target.symlink_to(os.readlink(path))  # refused by the loader there as here
+            elif path.is_file():
                 try:
-                    (to / SNAPSHOTS_DIR / path.name).symlink_to(path.resolve())
-                except OSError:
-                    shutil.copy2(path, to / SNAPSHOTS_DIR / path.name)
+                    os.link(path, target)
+                except OSError:  # another file system, or links not allowed: copy
+                    shutil.copy2(path, target)
     return to

@@ -76,7 +76,8 @@ def render(result: RefreshResult) -> str:
         lines.append("")
         lines.append("Claims that move" + (" if the changes are archived:" if result.check else ":"))
         for moved in result.moved:
-            lines.append(f"  {moved.claim} (printed {moved.printed}): {moved.before} -> {moved.after}")
+            through = f" (its value holds; built on {', '.join(moved.through)})" if moved.through else ""
+            lines.append(f"  {moved.claim} (printed {moved.printed}): {moved.before} -> {moved.after}{through}")
     counts: dict[str, int] = {}
     for change in result.sources:
         counts[change.status] = counts.get(change.status, 0) + 1
