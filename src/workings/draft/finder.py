@@ -162,7 +162,8 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
         bare = fields["kind"] == "count"
         if bare and paragraph.heading:
             skipped.append(SetAside(text=fields["number"], reason="heading", **info))
-        elif not fields["unit"] and sentence is not None and sentence.start in formulas:
+        elif (not fields["unit"] and fields["kind"] == "count" and sentence is not None
+              and sentence.start in formulas and _operand(text, figure_start, end)):
             skipped.append(SetAside(text=fields["number"], reason="formula", **info))
         else:
             figure_text = text[figure_start:end].strip()
@@ -174,6 +175,20 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
             figures.append(Figure(text=figure_text, heading=paragraph.heading,
                                   context=context_of(at) if split else "", offset=offset, **info, **fields))
         consumed = end
+
+
+_OPERATOR_BEFORE = re.compile(r"(?:[×÷*]|(?<![\w.])[xX])\s*+$")
+_OPERATOR_AFTER = re.compile(r"\s*+(?:\([^()\n]{0,40}+\)\s*+)?(?:[×÷*]|[xX](?=\s))")
+
+
+def _operand(text: str, start: int, end: int) -> bool:
+    """Whether the bare number at ``text[start:end]`` is an operand of a symbolic formula ("2 ×
+    layers", "x 2 (FP16 bytes) ="): an operator right before or after it. The sentence's other
+    numbers ("a 7B model with 32 layers") stay figures; so does a scaled count ("64K × (K, V)")."""
+    if text[end - 1:end].isalpha():
+        return False
+    return bool(_OPERATOR_BEFORE.search(text, max(0, start - 4), start)
+                or _OPERATOR_AFTER.match(text, end, min(len(text), end + 48)))
 
 
 def _inside(items: list, starts: list[int], position: int, end_of) -> bool:
