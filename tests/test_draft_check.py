@@ -238,7 +238,7 @@ def test_a_removed_figure_leaves_its_claim_stale(report):
 def test_the_json_form(report):
     check = check_text(DRAFT, report, file="draft.md", issue="sizing", markdown=True)
     data = json.loads(json.dumps(check.to_dict()))
-    assert data["format"] == 1
+    assert data["format"] == 2
     first = data["figures"][0]
     assert {k: first[k] for k in ("line", "text", "status", "claim")} == \
         {"line": 5, "text": "56", "status": "backed", "claim": "sizing/layers"}

@@ -218,9 +218,10 @@ def relation_verdict(figure: Figure, view: match.ClaimView, values: frozenset) -
     return None
 
 
-def hint(figure: Figure, views: list[match.ClaimView], words: frozenset[str]) -> str:
-    """The reason of an unbacked figure: which claims hold its value elsewhere, and how to tie one."""
-    same = []
+def same_value(figure: Figure, views: list[match.ClaimView], words: frozenset[str]) -> tuple[str, ...]:
+    """Claims that state the figure's value (printed or recomputed) in another sentence, the
+    closest in wording first: what an unbacked figure's hint names."""
+    same: dict[str, float] = {}
     for view in views:
         result = view.result
         if not result.figure or view.printed is None:
@@ -229,10 +230,14 @@ def hint(figure: Figure, views: list[match.ClaimView], words: frozenset[str]) ->
             continue  # a bare "8" is not "8 GB"
         how, _ = match.compare(figure, view)
         if how in ("printed", "recomputed"):
-            same.append((match.align(view, words, words), result.id))
+            same[result.id] = max(same.get(result.id, 0.0), match.align(view, words, words))
+    return tuple(sorted(same, key=lambda i: (-same[i], i)))
+
+
+def hint(same: tuple[str, ...]) -> str:
+    """The reason of an unbacked figure: which claims hold its value elsewhere, and how to tie one."""
     if not same:
         return "no claim in the ledger is about this figure"
-    same.sort(key=lambda pair: (-pair[0], pair[1]))
-    names = ", ".join(i for _, i in same[:3]) + (f" and {len(same) - 3} more" if len(same) > 3 else "")
+    names = ", ".join(same[:3]) + (f" and {len(same) - 3} more" if len(same) > 3 else "")
     return (f"no claim is about this figure; {names} hold{'s' if len(same) == 1 else ''} the same value in "
-            f"another sentence. If it is that claim, tie it: <!-- claim: {same[0][1]} --> right after the figure")
+            f"another sentence. If it is that claim, tie it: <!-- claim: {same[0]} --> right after the figure")

@@ -11,6 +11,12 @@ JSON format history (``format``):
      the JSON as in the table: every figure repeats its sentence, so a line of thousands of figures
      would otherwise print its whole length thousands of times. The check itself reads the whole
      sentence; only what is printed is cut.
+  2. "backed" needs evidence of identity (the figure's own sentence, ``also_said``, or a
+     ``<!-- claim: id -->`` marker), never agreement in value alone; each figure gains
+     ``same_value``: for an unbacked one, the claims that hold its value in other sentences.
+
+The per-figure results of a text, for other modules (reader pages): ``check_text(...).figures``
+(or ``check_file``), each a ``FigureResult`` with line, column, text, status and claim.
 """
 
 from __future__ import annotations
@@ -29,8 +35,7 @@ from .finder import Figure, Found, find_figures
 from .text import is_markdown
 from .words import number_at, split_words
 
-FORMAT = 1
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+FORMAT = 2
 STATUSES = ("backed", "drift", "ambiguous", "erratum", "unchecked", "unbacked")
 SENTENCE_SHOWN = 300  # characters of a sentence printed with each figure (table and JSON)
 
@@ -54,9 +59,10 @@ class FigureResult:
     claim_file: str | None = None
     printed: str | None = None      # the claim's figure as printed
     recomputed: str | None = None   # the claim's recomputed value, in the draft's unit
+    same_value: tuple[str, ...] = ()  # unbacked: claims that hold its value in other sentences
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "sentence": shown(self.sentence)}
+        return {**asdict(self), "sentence": shown(self.sentence), "same_value": list(self.same_value)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,8 +158,8 @@ def _figures(found: Found, views: list[match.ClaimView], ties: dict[int, str], k
         if m is None:
             hkey = (figure.sentence, figure.value, figure.unit, figure.kind, figure.number)
             if hkey not in hints:
-                hints[hkey] = backing.hint(figure, views, ids.words(figure.sentence))
-            m = match.Match(status="unbacked", reason=hints[hkey])
+                hints[hkey] = backing.same_value(figure, views, ids.words(figure.sentence))
+            m = match.Match(status="unbacked", reason=backing.hint(hints[hkey]), same_value=hints[hkey])
         out.append(_result(figure, m))
     return out
 
@@ -246,4 +252,4 @@ def _result(figure: Figure, m: match.Match) -> FigureResult:
     return FigureResult(line=figure.line, column=figure.column, text=figure.text, kind=figure.kind,
                         status=m.status, reason=m.reason, sentence=figure.sentence,
                         claim=claim.id if claim else None, claim_file=claim.file if claim else None,
-                        printed=m.printed, recomputed=m.recomputed)
+                        printed=m.printed, recomputed=m.recomputed, same_value=m.same_value)

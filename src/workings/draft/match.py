@@ -64,6 +64,7 @@ class Match:
     claim: ClaimResult | None = None
     printed: str | None = None      # the claim's figure as printed
     recomputed: str | None = None   # the claim's recomputed value, in the draft's unit where it converts
+    same_value: tuple[str, ...] = ()  # unbacked: claims holding the same value in other sentences
 
 
 def words(text: str) -> frozenset[str]:
