@@ -178,22 +178,99 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
 @root_option
 @click.option("--check", is_flag=True, help="Report what changed and which claims would move; write nothing.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
-              help="Seconds to wait for each request.")
+              help="Seconds each request may take in all: connecting, waiting, and reading the whole answer.")
+@click.option("--deadline", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds the whole fetch of one source may take, retries and waits included "
+                   "[default: 2 x tries x timeout + the backoff's waits: 167 s with --timeout 20].")
 @click.option("--jobs", type=click.IntRange(1, 16), default=4, show_default=True, help="Requests in flight at once.")
-def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float, jobs: int) -> None:
+def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float, deadline: float | None,
+            jobs: int) -> None:
     """Fetch sources again: Hub files with huggingface_hub (HF_ENDPOINT is honoured), pages with requests.
 
     For each source: unchanged, changed (the keys and passages, old and new, and the claims that read
     them) or unreachable (why). Changes are archived as new snapshots, atomically; a change that would
     break the ledger is reported and not applied. The only command that touches the network."""
-    from .refresh.text import run  # requests and huggingface_hub load only here
+    try:
+        import huggingface_hub  # noqa: F401  (the web extra: loaded only here)
+        import requests  # noqa: F401
+    except ImportError as exc:
+        missing = exc.name or str(exc)
+        click.echo(f"error: workings refresh needs the web extra, which is not installed (no {missing}): "
+                   "pip install 'workings[web]'", err=True)
+        sys.exit(2)
+    from .refresh.text import run
 
     try:
-        code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs)
+        code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs, deadline=deadline)
     except LedgerError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     sys.exit(code)
+
+
+@main.group()
+def source() -> None:
+    """Sources: `workings source add` archives a new one and writes its record."""
+
+
+@source.command("add", epilog="Exit codes: 0 the record and snapshot were written, 2 refused (nothing written: "
+                "an existing record, a passage not in the text, bad input), 3 the source could not be fetched.")
+@click.argument("where", metavar="REPO FILE | URL", nargs=-1)
+@click.option("--id", "source_id", metavar="ID", default=None, help="The record's id [default: from the repo/file or URL].")
+@click.option("--revision", default="main", show_default=True, help="Hub: branch, tag or commit; the record pins the commit it resolves to.")
+@click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A local file you hold (with --url and --how).")
+@click.option("--url", "url", default=None, help="With --file: the address the file came from.")
+@click.option("--how", default=None, help="With --file: how it was obtained.")
+@click.option("--retrieved", default=None, metavar="DATE", help="With --file: when it was obtained [default: unknown].")
+@click.option("--grade", type=click.Choice(["primary", "copy", "transcription", "paraphrase"]), default=None,
+              help="What was seen [default: Hub file primary, web page transcription, local file copy].")
+@click.option("--passage", "passages", multiple=True, metavar="TEXT", help="A passage relied on; it must occur in the archived text (repeatable).")
+@click.option("--value", "values", multiple=True, nargs=3, metavar="NAME FIGURE PASSAGE",
+              help="A number read from prose: name, figure with unit ('890 B/token'), and the passage that states it (repeatable).")
+@click.option("--title", default=None, help="What the source is [default: the file and repo, or the page's title].")
+@click.option("--publisher", default=None, help="Who published it.")
+@click.option("--notes", default=None, help="Why the grade is what it is, or anything a reader should know.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Seconds to wait for each request.")
+@root_option
+def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retrieved, grade, passages, values, title,
+               publisher, notes, timeout, root: Path) -> None:
+    """Add a source: a Hub file (REPO FILE), a web page (URL), or a local file (--file PATH --url URL --how TEXT).
+
+    Archives the bytes as ledger/snapshots/<sha256>.<ext>, writes ledger/sources/ID.yaml with its grade
+    and when and how it was retrieved, and prints the inputs a claim can write (`ID#key`). Never
+    overwrites a record or a snapshot."""
+    from .refresh.add import AddError, Request, Unreachable, add_source, summary  # requests loads only here
+    from .refresh.fetch import Limits
+
+    if file is not None and where:
+        problem = "--file takes no REPO FILE or URL arguments (give the address with --url)"
+    elif file is None and len(where) == 2:
+        problem, request = None, Request(repo=where[0], filename=where[1], revision=revision)
+    elif file is None and len(where) == 1:
+        problem, request = None, Request(url=where[0])
+    elif file is not None:
+        problem, request = None, Request(file=file, url=url, how=how, retrieved=retrieved)
+    else:
+        problem = "give REPO FILE (a Hub file), URL (a web page), or --file PATH --url URL --how TEXT"
+    if problem is None and file is None and (how or retrieved or url):
+        problem = "--url, --how and --retrieved go with --file (a fetched source records them itself)"
+    if problem:
+        click.echo(f"error: {problem}", err=True)
+        sys.exit(2)
+    from dataclasses import replace
+
+    request = replace(request, id=source_id, grade=grade, passages=passages, values=tuple(values), title=title,
+                      publisher=publisher, notes=notes)
+    try:
+        added = add_source(root, request, limits=Limits(timeout=timeout))
+    except AddError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(3 if isinstance(exc, Unreachable) else 2)
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(summary(added), nl=False)
 
 
 @main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from . import expr, units
 from .compare import compare_figure
+from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number
 from .loader import Ledger
@@ -186,7 +187,14 @@ class _Evaluation:
             return None
         passage = None
         try:
-            if item.key in source.values:
+            if item.dtype:  # dtype:src#key: the width of the dtype the source names, in bytes
+                snapshot = self.ledger.snapshots.get(item.source)
+                if snapshot is None:
+                    raise LedgerError(f"source {item.source!r} has no snapshot to read {item.key!r} from")
+                name = snapshot.lookup_text(item.key)
+                magnitude, unit = bytes_per_value(name, f"{item.source}#{item.key}"), "B"
+                passage = f"{item.key}: {name}"  # what was read, shown beside the 2 B
+            elif item.key in source.values:
                 declared = source.values[item.key]
                 if item.unit and declared.unit:
                     raise LedgerError(f"{item.source}#{item.key} already has the unit {declared.unit}")
@@ -204,7 +212,8 @@ class _Evaluation:
             self.problem("error", str(exc), *path)
             return None
         self.inputs.append(InputResult(name=item.name, text=item.text, kind="source", source=item.source, key=item.key,
-                                       grade=source.grade, passage=passage, result=_quantity(value)))
+                                       grade=source.grade, passage=passage, result=_quantity(value),
+                                       assumption=self.claim.assumptions.get(item.name)))
         return value
 
     def citations(self) -> tuple[Citation, ...]:
@@ -348,7 +357,8 @@ def _failed(claim: Claim, status: str, text: str, *, key: str) -> ClaimResult:
 def _with_links(result: ClaimResult, ledger: Ledger, done: dict, used_by: list[str]) -> ClaimResult:
     sources = set(i.source for i in result.inputs if i.source) | {c.source for c in result.cites}
     for upstream in _upstream(result.id, done):
-        sources |= {i.source for i in done[upstream][0].inputs if i.source}
+        upstream_result = done[upstream][0]  # its inputs and its cited passages alike
+        sources |= {i.source for i in upstream_result.inputs if i.source} | {c.source for c in upstream_result.cites}
     grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
     grade = max(grades, key=GRADES.index) if grades else None
     measurements = ()

@@ -54,10 +54,17 @@ class Input:
     source: str | None = None
     key: str | None = None
     claim: str | None = None
+    dtype: bool = False  # dtype:src#key: the dtype named at key, as bytes per value (workings.dtypes)
 
     @classmethod
     def parse(cls, name: str, text: str) -> Input:
         text = text.strip()
+        if text.startswith("dtype:"):
+            match = SOURCE_REF.fullmatch(text[len("dtype:"):].strip())
+            if not match or match.group("unit"):
+                raise LedgerError(f"expected dtype:source#key (bytes per value; no unit), got {text!r}")
+            return cls(name=name, text=text, kind="source", source=match.group("source"), key=match.group("key"),
+                       unit="B", dtype=True)
         if text.startswith("claim:"):
             target = text[len("claim:"):].strip()
             if not CLAIM_ID.fullmatch(target):

@@ -53,7 +53,7 @@ def claim_schema() -> dict:
                         allOf=[{"pattern": _FIGURE_PATTERN}]),
         "check": _text("A relation the text asserts: 'vram > weights + cache'."),
         "label": {"enum": list(LABELS)},
-        "inputs": {"type": "object", "description": "name: literal ('2 B'), source#key [unit], or claim:<id>.",
+        "inputs": {"type": "object", "description": "name: literal ('2 B'), source#key [unit], dtype:source#key (bytes per value), or claim:<id>.",
                    "propertyNames": _NAME, "additionalProperties": {"type": ["string", "number"]}},
         "assumptions": {"type": "object", "description": "Why each literal input holds.",
                         "propertyNames": _NAME, "additionalProperties": _TEXT},

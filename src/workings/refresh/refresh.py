@@ -12,6 +12,10 @@ The run, for the sources asked for (all that have a Hub file or a URL when none 
 4. unless `check`, archive: new snapshots first, then the source records, each atomically, then remove
    the old snapshots that no source refers to any more.
 
+The whole run holds the ledger's lock (`cleanup.ledger_lock`); it begins by removing what a killed
+refresh left behind (temporary files in the ledger, scratch folders in the temporary folder), only
+what is unmistakably ours and stale (see `cleanup`).
+
 Nothing is written for a source that is unchanged, unreachable or blocked, nor at all under `check`.
 """
 
@@ -20,8 +24,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
-import tempfile
-import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -29,9 +31,17 @@ from pathlib import Path
 
 from workings.errors import LedgerError
 from workings.loader import CLAIMS_DIR, MEASUREMENTS_DIR, SNAPSHOTS_DIR, SOURCES_DIR, load_ledger
-from workings.refresh import archive
+from workings.refresh import archive, cleanup
 from workings.refresh.diff import Diff, diff_source
-from workings.refresh.fetch import Fetched, FetchError, Limits, hub_endpoint, http_get, make_session
+from workings.refresh.fetch import (
+    Fetched,
+    FetchError,
+    Limits,
+    hub_endpoint,
+    http_get,
+    make_session,
+    within_deadline,
+)
 from workings.refresh.pagetext import page_text
 
 CONNECTION_KINDS = ("offline", "refused", "timeout")  # FetchError kinds where no host answered
@@ -78,6 +88,8 @@ class RefreshResult:
     moved: tuple[Moved, ...] = ()
     check: bool = False
     removed_snapshots: tuple[str, ...] = ()
+    stale_files: tuple[str, ...] = ()  # temporary files a killed run left in the ledger (removed unless check)
+    stale_scratch: tuple[str, ...] = ()  # scratch folders a killed run left in the temporary folder (removed)
 
     @property
     def nothing_reached(self) -> bool:
@@ -138,6 +150,18 @@ def refresh(
     called with 1 as each one ends (the CLI's progress bar). `fetcher` replaces the network (tests).
     """
     root = Path(root)
+    stale_scratch = tuple(cleanup.remove_stale_scratch())
+    with cleanup.ledger_lock(root) as locked:
+        stale: tuple[str, ...] = ()
+        if locked:
+            stale = tuple(f.relative_to(root).as_posix() for f in cleanup.stale_temporary_files(root))
+            if not check:
+                stale = tuple(cleanup.remove_stale_temporary_files(root))
+        result = _refresh(root, ids, check=check, limits=limits, progress=progress, now=now, fetcher=fetcher)
+    return replace(result, stale_files=stale, stale_scratch=stale_scratch)
+
+
+def _refresh(root: Path, ids, *, check, limits, progress, now, fetcher) -> RefreshResult:
     ledger = load_ledger(root)
     wanted = list(dict.fromkeys(ids))
     unknown = [i for i in wanted if i not in ledger.sources]
@@ -190,12 +214,11 @@ def refresh(
 
 def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, Fetched | FetchError]:
     if fetcher is None:
-        local = threading.local()  # one requests.Session per worker thread: a Session is not thread-safe
         endpoint = hub_endpoint() if any(t[0] == "hub" for t in targets) else ""
 
         def fetcher(target: tuple) -> Fetched:
-            session = getattr(local, "session", None) or make_session()
-            local.session = session
+            # A session of its own: a fetch stopped at its deadline may still be reading in its thread.
+            session = make_session()
             if target[0] == "hub":
                 from workings.refresh.hub import fetch_hub
 
@@ -204,7 +227,7 @@ def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, F
 
     def one(target: tuple) -> Fetched | FetchError:
         try:
-            return fetcher(target)
+            return within_deadline(lambda: fetcher(target), limits.whole, _describe(target))
         except FetchError as error:
             return error
 
@@ -288,7 +311,7 @@ def _trial(root: Path, plans: dict[str, _Plan]) -> tuple[list[Moved], dict[str, 
     if not plans:
         return [], {}
     blocked: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="workings-refresh-") as scratch:
+    with cleanup.scratch_folder() as scratch:
         for _ in range(MAX_TRIALS):
             trial_root = _scratch_copy(root, Path(scratch) / f"trial{len(blocked)}")
             live = {k: v for k, v in plans.items() if k not in blocked}

@@ -39,7 +39,8 @@ def environment() -> Environment:
     env = Environment(loader=PackageLoader("workings"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
-                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING)
+                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING,
+                       explainer_page=None)  # the explainer's page, where the site has one: any page may link it
     return env
 
 
@@ -56,6 +57,7 @@ def render_site(report: Report, root: str | Path, out: str | Path, *, explainer:
     if explainer is _UNSET:
         explainer = build(report, root)
     env = environment()
+    env.globals["explainer_page"] = EXPLAINER_PAGE if explainer is not None else None
     with Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
         site = Site(report, snapshots)
@@ -64,7 +66,7 @@ def render_site(report: Report, root: str | Path, out: str | Path, *, explainer:
             html = env.get_template(template).render(up="../" * depth, **context)
             staging.write(name, html.encode("utf-8"))
 
-        page("index.html", "index.html", 0, **site.index(), explainer=EXPLAINER_PAGE if explainer else None)
+        page("index.html", "index.html", 0, **site.index())
         if explainer is not None:
             page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
         for claim in report.claims:

@@ -78,6 +78,7 @@
     status.className = "status status-" + fig.status;
     status.textContent = fig.symbol + " " + fig.status;
     span.appendChild(text(" ")); span.appendChild(status);
+    if (fig.label === "estimate" || fig.label === "vendor" || fig.label === "bound") { span.appendChild(text(" (" + fig.label + ")")); }
     if (fig.printed_only) { span.appendChild(text(" as printed, nothing recomputes it")); }
     return span;
   }
@@ -246,6 +247,7 @@
       machine.name + ": weights " + (valueOf(model.weights) ? bytes(weights) : "(not in the ledger)") + " + cache " +
       bytes(cache) + " = " + bytes(total) + " of " + bytes(memory) + ". " + verdict +
       (fit === null ? "" : " Tokens that still fit: " + group(fit) + (state.chats > 1n ? " per chat" : "") +
+        (valueOf(model.weights) ? "" : " (the weights not counted)") +
         (fit >= windowOf(model) ? ", beyond the model's window" : "") + ".") +
       " Upper bound: ignores working memory and the runtime. Real limits are lower.";
     ui.summary.textContent = sentence;
