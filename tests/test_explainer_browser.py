@@ -195,6 +195,27 @@ def test_the_address_restores_what_a_reader_shared(explainer_page, built):
     assert (seen["model"].id, seen["chats"]) == ("qwen25-14b-1m", 1)
 
 
+def test_random_shared_addresses_agree_with_python(explainer_page):
+    """Seeded random states, reached the way a shared link arrives (the address changes), from one
+    token to the window and up to the most chats the page allows."""
+    import random
+
+    page, ex = explainer_page.page, explainer_page.ex
+    rng = random.Random(12)
+    for _ in range(60):
+        model = rng.choice(ex.models)
+        window = int(model.window.value)
+        state = {"model": model.id, "machine": rng.choice(ex.machines).id, "format": rng.choice(ex.formats).id,
+                 "chats": rng.choice([1, 2, 5, 64, 4096, rng.randint(1, 4096)]),
+                 "length": rng.choice([1, window, window - 1, rng.randint(1, window), int(window ** rng.random())])}
+        page.evaluate("hash => { location.hash = hash; }",
+                      "#" + "&".join(f"{k}={v}" for k, v in state.items()))
+        page.wait_for_function("want => location.hash === want && document.getElementById('x-tokens').value === "
+                               "want.split('length=')[1]", arg="#" + "&".join(f"{k}={v}" for k, v in state.items()))
+        seen = explainer_page.check()
+        assert (seen["model"].id, seen["chats"], seen["length"]) == (model.id, state["chats"], state["length"])
+
+
 def test_unchecked_and_missing_inputs_are_shown_as_such(explainer_page):
     page = explainer_page.page
     page.select_option("#x-model", "deepseek-v41-flash")

@@ -105,7 +105,7 @@ def fetch_hub(
     from huggingface_hub import constants, get_hf_file_metadata, hf_hub_url
     from huggingface_hub.utils import build_hf_headers
 
-    if constants.is_offline_mode():
+    if getattr(constants, "is_offline_mode", lambda: constants.HF_HUB_OFFLINE)():  # older: the constant only
         raise FetchError("hf-offline", HF_OFFLINE_MESSAGE)
     endpoint = endpoint or hub_endpoint()
     what = f"{repo}/{filename}@{revision}"
