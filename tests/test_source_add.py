@@ -245,3 +245,47 @@ def test_on_a_copy_of_this_repository_a_new_hub_source_backs_a_new_claim_and_mov
     after = {c.id: (c.status, c.result.value if c.result else None) for c in report.claims}
     assert after.pop("new/per-token")[0] == "verified"
     assert after == before and report.problems == ()
+
+
+# An outside config nobody here wrote: Qwen/Qwen2.5-7B-Instruct-1M's config.json as a third-party
+# project's test quotes it ("Verbatim config.json ... fetched 2026-08-18 from
+# https://huggingface.co/Qwen/Qwen2.5-7B-Instruct-1M/raw/main/config.json"), served here by the stand-in
+# Hub. The truth, worked by hand: 2 (K+V) x 28 layers x 4 KV heads x (3584 / 28 = 128) x 2 B (bfloat16)
+# = 57,344 B per token; x 1,010,000 tokens = 57,917,440,000 B = 57.9 GB.
+OUTSIDE = Path(__file__).parent / "data" / "qwen25-7b-instruct-1m-config.json"
+SEVEN_B = """\
+said: "{said}"
+figure: {figure}
+label: derived
+inputs:
+  layers: q7#num_hidden_layers
+  kv_heads: q7#num_key_value_heads
+  hidden: q7#hidden_size
+  heads: q7#num_attention_heads
+  value_bytes: dtype:q7#torch_dtype{window}
+assumptions:
+  value_bytes: The cache is kept in the weights' dtype, which the config names.
+compute:
+  head_dim: hidden / heads
+  per_token: 2 * layers * kv_heads * head_dim * value_bytes / token
+  {last}
+"""
+
+
+WINDOW = "\n  window: q7#max_position_embeddings token"
+
+
+@pytest.mark.parametrize("figure, window, last, status", [
+    ("57,344 B/token", "", "", "verified"),
+    ("57.9 GB", WINDOW, "cache: per_token * window", "verified"),
+    ("57,000 B/token", "", "", "drift"),
+])
+def test_an_outside_config_added_from_the_hub_backs_its_per_token_figure(tmp_ledger, hub: StandInHub, figure, window,
+                                                                          last, status):
+    hub.put("Qwen/Qwen2.5-7B-Instruct-1M", {"config.json": OUTSIDE.read_bytes()})
+    result = add(tmp_ledger.root, "Qwen/Qwen2.5-7B-Instruct-1M", "config.json", "--id", "q7")
+    assert result.exit_code == 0, result.output
+    assert "dtype:q7#torch_dtype" in result.output and "q7#num_key_value_heads" in result.output
+    tmp_ledger.claim("q7/figure", SEVEN_B.format(said=figure, figure=figure, window=window, last=last))
+    claim = verify(tmp_ledger.root).claim("q7/figure")
+    assert (claim.status, claim.grade) == (status, "primary"), claim.reason

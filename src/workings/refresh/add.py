@@ -190,7 +190,7 @@ def _obtain(request: Request, limits: Limits, now: Callable[[], str]):
     if request.kind == "file":
         return _local(request)
     stamp = now()
-    session = make_session("workings-source-add")
+    session = make_session()
     try:
         if request.kind == "hub":
             from workings.refresh.hub import fetch_hub
