@@ -18,8 +18,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from refresh_standins import (  # noqa: F401  (fixtures)
+    BUSY_SECONDS,
     DRIP_BYTES,
+    StandInHub,
     StandInWeb,
+    hf_env,
+    hub,
     web,
 )
 
@@ -61,6 +65,23 @@ def page_ledger(tmp_ledger, web: StandInWeb):
     return tmp_ledger
 
 
+REPO = "Qwen/Qwen2.5-14B-Instruct-1M"
+
+
+@pytest.fixture
+def hub_ledger(tmp_ledger, hub: StandInHub):
+    """One Hub source, its file on the stand-in Hub."""
+    hub.put(REPO, {"config.json": b'{"num_hidden_layers": 48}\n'})
+    tmp_ledger.source("qwen", textwrap.dedent(f"""\
+        title: config.json of {REPO}
+        hub: {{repo: {REPO}, file: config.json, revision: main}}
+        grade: copy
+        snapshot: {tmp_ledger.snapshot(b'{"num_hidden_layers": 48}', "json")}
+        format: json
+        """))
+    return tmp_ledger
+
+
 def refresh_cli(root: Path, *args: str):
     return CliRunner().invoke(main, ["refresh", "--root", str(root), *args])
 
@@ -78,16 +99,39 @@ def test_a_body_sent_one_byte_at_a_time_is_stopped_at_the_timeout(page_ledger, w
     assert tree(page_ledger.root) == before
 
 
-def test_headers_sent_one_byte_at_a_time_are_stopped_at_the_deadline(page_ledger, web: StandInWeb) -> None:
+def test_headers_sent_one_byte_at_a_time_are_stopped_at_the_timeout(page_ledger, web: StandInWeb) -> None:
     web.behaviour.fail("/qwen", "drip-headers")
     before = tree(page_ledger.root)
-    result = refresh_cli(page_ledger.root, "--timeout", "0.5", "--deadline", "1")
+    result = refresh_cli(page_ledger.root, "--timeout", "0.5")
     assert web.behaviour.dripped < DRIP_BYTES
     assert result.exit_code == 3, result.output
     assert result.output.startswith(
-        f"page: unreachable: {web.url}/qwen: not fetched within the 1-second deadline for one source "
-        "(the server is too slow, or keeps the answer coming)\n")
+        f"page: unreachable: {web.url}/qwen: no complete answer after 0.5 s, the time allowed for a whole "
+        "request (--timeout)\n")
     assert tree(page_ledger.root) == before
+
+
+def test_a_hub_that_drips_its_headers_is_stopped_at_the_deadline(hub_ledger, hub: StandInHub) -> None:
+    """huggingface_hub's own call (the HEAD that resolves the revision) is bounded by the deadline."""
+    hub.behaviour.fail(f"/{REPO}/resolve/main/config.json", "drip-headers")
+    before = tree(hub_ledger.root)
+    result = refresh_cli(hub_ledger.root, "--timeout", "0.5", "--deadline", "1")
+    assert hub.behaviour.dripped < DRIP_BYTES
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith(
+        f"qwen: unreachable: hub {REPO}/config.json@main: not fetched within the 1-second deadline for one source "
+        "(the server is too slow, or keeps the answer coming)\n")
+    assert tree(hub_ledger.root) == before
+
+
+def test_a_wait_that_would_pass_the_deadline_is_not_begun(page_ledger, web: StandInWeb) -> None:
+    web.behaviour.fail("/qwen", "busy")  # 503, Retry-After: 20
+    result = refresh_cli(page_ledger.root, "--timeout", "0.5", "--deadline", "2")
+    assert web.behaviour.log == [("GET", "/qwen")]  # asked once, and no second time
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith(
+        f"page: unreachable: HTTP 503 Service Unavailable from {web.url}/qwen (gave up after 1 try: waiting "
+        f"{BUSY_SECONDS} s more would pass the deadline)\n")
 
 
 def test_a_100_mb_header_line_is_a_bad_answer_not_an_offline_machine(page_ledger, web: StandInWeb) -> None:

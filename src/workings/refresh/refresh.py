@@ -218,12 +218,12 @@ def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, F
 
         def fetcher(target: tuple) -> Fetched:
             # A session of its own: a fetch stopped at its deadline may still be reading in its thread.
-            session = make_session()
-            if target[0] == "hub":
-                from workings.refresh.hub import fetch_hub
+            with make_session() as session:
+                if target[0] == "hub":
+                    from workings.refresh.hub import fetch_hub
 
-                return fetch_hub(session, target[1], target[2], target[3], limits, endpoint=endpoint)
-            return http_get(session, target[1], limits)
+                    return fetch_hub(session, target[1], target[2], target[3], limits, endpoint=endpoint)
+                return http_get(session, target[1], limits)
 
     def one(target: tuple) -> Fetched | FetchError:
         try:
