@@ -4,7 +4,12 @@ Real HTTP servers (http.server, one thread each, an ephemeral port), so that hug
 requests run their real code paths; nothing is mocked. Each server keeps a log of the requests it saw
 and can be told to misbehave for the next requests to a path: `fail(path, 500, 500)` answers 500
 twice then serves normally; also "timeout" (answer nothing for a while), "truncate" (promise more
-bytes than are sent) and "oversize" (send more than any limit).
+bytes than are sent), "oversize" (send more than any limit), "drip" (the headers at once, then the
+body one byte every `DRIP_INTERVAL` s), "drip-headers" (the status line, then a header one byte at a
+time), "long-header" (a header line of 100 MB, sent until the client hangs up) and "busy" (503 with
+`Retry-After: BUSY_SECONDS`). Each drip is
+`DRIP_BYTES` long, and `Behaviour.dripped` counts the bytes sent, so a test can show that the client
+stopped before a drip ended without timing anything.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOOPBACK = "127.0.0.1"
 STALL_SECONDS = 3.0  # how long a "timeout" answer stalls: longer than the tests' client timeout
+DRIP_INTERVAL = 0.1  # seconds between two bytes of a drip: well inside the tests' client timeouts
+DRIP_BYTES = 300  # a drip lasts DRIP_BYTES * DRIP_INTERVAL = 30 s: far past the tests' deadlines
+LONG_HEADER = 100 * 2**20
+BUSY_SECONDS = 20  # the Retry-After of a "busy" answer
 
 
 def git_blob_sha1(data: bytes) -> str:
@@ -47,6 +56,8 @@ class Behaviour:
 
     stop: threading.Event = field(default_factory=threading.Event)
     log: list[tuple[str, str]] = field(default_factory=list)
+    agents: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, User-Agent)
+    dripped: int = 0  # bytes sent by drips so far
     faults: dict[str, deque] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -86,13 +97,20 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, head: bool) -> None:
         path = self.path.split("?", 1)[0]
         self.behaviour.log.append((self.command, path))
+        self.behaviour.agents.append((self.command, path, self.headers.get("User-Agent", "")))
         fault = self.behaviour.next_fault(path)
+        if fault in ("drip", "drip-headers", "long-header"):
+            self._misbehave(fault, path, head)
+            return
         if fault == "timeout":
             self.behaviour.stop.wait(STALL_SECONDS)
             self.close_connection = True
             return
         if isinstance(fault, int):
             self._send(fault, b"standin fault\n", {"Content-Type": "text/plain", "Retry-After": "0"}, head)
+            return
+        if fault == "busy":  # 503, come back in BUSY_SECONDS
+            self._send(503, b"busy\n", {"Content-Type": "text/plain", "Retry-After": str(BUSY_SECONDS)}, head)
             return
         status, body, headers = self.route(path)
         if fault == "truncate" and not head:
@@ -108,6 +126,36 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "oversize" and not head:
             body = body + b" " * (4 * 2**20)
         self._send(status, body, headers, head)
+
+    def _misbehave(self, fault: str, path: str, head: bool) -> None:
+        self.close_connection = True
+        stop = self.behaviour.stop
+        if fault == "long-header":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Long: ")
+            chunk = b"a" * 2**16
+            for _ in range(LONG_HEADER // len(chunk)):
+                if stop.is_set():
+                    return
+                self.wfile.write(chunk)  # BrokenPipeError once the client hangs up: handle() ends it
+            return
+        if fault == "drip-headers":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+        else:
+            status, body, headers = self.route(path)
+            self.send_response(status)
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(DRIP_BYTES))
+            self.end_headers()
+            if head:
+                return
+        self.wfile.flush()
+        for _ in range(DRIP_BYTES):
+            if stop.wait(DRIP_INTERVAL):
+                return
+            self.wfile.write(b"x")
+            self.wfile.flush()
+            self.behaviour.dripped += 1
 
     def _send(self, status: int, body: bytes, headers: dict[str, str], head: bool) -> None:
         range_header = self.headers.get("Range", "")

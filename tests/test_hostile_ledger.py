@@ -4,11 +4,9 @@ bounded by the size of the input (counted, never timed), and nothing written out
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -101,10 +99,12 @@ def test_a_huge_unit_power_ends_show_render_and_check_draft_too(tmp_path):
     rendered = run(led.root, "render", "--out", str(site))
     assert rendered.returncode == 0 and (site / "index.html").is_file()
     assert "a unit may be raised only to a whole power" in (site / "claims" / "t--h.html").read_text()
+    led.claim("t/two", 'said: "Each value takes 2 bytes."\nfigure: "2 B"\nlabel: derived\ninputs:\n  b: 2 B\n'
+                       "assumptions: {b: BF16}\ncompute:\n  a: b\n")
     draft = tmp_path / "draft.md"
-    draft.write_text("It is 1 B.\n")
+    draft.write_text("Each value takes 2 bytes.<!-- claim: t/two -->\n")
     checked = run(led.root, "check-draft", str(draft))
-    assert checked.returncode == 0, checked.stdout
+    assert checked.returncode == 0 and "1 figures: 1 backed" in checked.stdout, checked.stdout
 
 
 def test_a_squared_unit_against_a_plain_one_is_a_dimension_error_not_a_bug(tmp_path):

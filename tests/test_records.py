@@ -104,3 +104,43 @@ def test_a_value_needs_more_of_its_passage_than_the_number(tmp_ledger):
     assert [str(p) for p in tmp_ledger.verify().problems] == [
         "ledger/sources/bare.yaml:9: values.h.passage: quote the words around the number too, so a reader can "
         "see what it counts"]
+
+
+def test_a_paraphrase_is_below_a_transcription_and_every_claim_on_one_shows_it(tmp_ledger):
+    from workings.models import GRADES
+
+    assert GRADES.index("transcription") < GRADES.index("paraphrase") < GRADES.index("unarchived")
+    tmp_ledger.source("words", raw=b"The report says: to 890 bytes per token.\n", fmt="text", grade="transcription",
+                      extra="values:\n  kv: {value: 890 B/token, passage: to 890 bytes per token}\n")
+    tmp_ledger.source("note", raw=b"A note: the derivation gives 890 bytes per token in all.\n", fmt="text",
+                      grade="paraphrase", extra="values:\n  kv: {value: 890 B/token, passage: 890 bytes per token in all}\n")
+    tmp_ledger.claim("d/words", 'said: "890"\nfigure: 890 B/token\nlabel: vendor\ninputs:\n  kv: words#kv\ncompute:\n  r: kv\n')
+    tmp_ledger.claim("d/both", 'said: "890"\nfigure: 890 B/token\nlabel: vendor\ninputs:\n  a: words#kv\n'
+                     "  b: claim:d/note\ncompute:\n  r: (a + b) / 2\n")
+    tmp_ledger.claim("d/note", 'said: "890"\nfigure: 890 B/token\nlabel: vendor\ninputs:\n  kv: note#kv\ncompute:\n  r: kv\n')
+    report = tmp_ledger.verify()
+    assert report.claim("d/words").grade == "transcription"
+    assert report.claim("d/note").grade == "paraphrase"
+    assert report.claim("d/both").grade == "paraphrase"  # through the claim it is built on
+
+
+@pytest.mark.parametrize("on, ok", [("2026-11-29", True), ("2026-11-29T10:04:05Z", True), ("unknown", True),
+                                    ("late 2026", False), ("sometime", False)])
+def test_when_a_source_was_retrieved_is_a_date_or_unknown(tmp_ledger, on, ok):
+    name = tmp_ledger.snapshot(b'"num_hidden_layers": 48\n', "txt")
+    tmp_ledger.source("s", f'title: t\ngrade: copy\nsnapshot: {name}\nretrieved:\n  "on": "{on}"\n  how: x\n')
+    problems = [p for p in tmp_ledger.verify().problems if p.file.endswith("s.yaml")]
+    if ok:
+        assert problems == []
+    else:
+        assert [(p.line, p.key) for p in problems] == [(5, "retrieved.on")]
+        assert "'unknown'" in problems[0].message
+
+
+def test_the_six_paraphrased_sources_of_this_ledger_are_graded_so():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "ledger" / "sources"
+    six = ["deepseek-v41-flash-890-derivation", "deepseek-v4-flash-kv-table", "qwen25-14b-weights-total-size",
+           "deepseek-api-pricing", "deepseek-price-summary-2026-10-27", "deepseek-v41-flash-inference"]
+    assert {s: yaml.safe_load((root / f"{s}.yaml").read_text())["grade"] for s in six} == dict.fromkeys(six, "paraphrase")

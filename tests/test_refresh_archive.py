@@ -23,7 +23,7 @@ title: "config.json of Qwen/Qwen2.5-14B-Instruct-1M"
 hub: {repo: Qwen/Qwen2.5-14B-Instruct-1M, file: config.json}
 grade: copy   # until the official file is read
 retrieved:  # how the copy was read
-  # from the source pack
+  # from a stored copy of the page
   url: https://huggingface.co/someone/copy/blob/main/config.json
   how: >-
     Stored copy of the rendered page,
@@ -47,7 +47,7 @@ def test_edit_record_changes_only_the_values_refresh_owns() -> None:
         'title: "config.json of Qwen/Qwen2.5-14B-Instruct-1M"\n'
         "hub: {repo: Qwen/Qwen2.5-14B-Instruct-1M, file: config.json}\n"
         "grade: primary   # until the official file is read\n"
-        "# from the source pack\n"
+        "# from a stored copy of the page\n"
         'retrieved: {"on": "2026-11-29T12:00:00Z", how: "huggingface_hub: a, b", commit: ' + "c" * 40 + "}"
         "  # how the copy was read\n"
         f"snapshot: {'b' * 64}.json\n"

@@ -52,7 +52,7 @@ url: https://huggingface.co/someone/derivative/blob/main/config.json
 hub: {{repo: {repo}, file: config.json, revision: main}}
 grade: copy
 retrieved:
-  # read from the source pack
+  # read as the rendered page's text
   url: https://huggingface.co/someone/derivative/blob/main/config.json
   how: >-
     Stored copy of the rendered page,
@@ -104,7 +104,7 @@ def test_the_official_file_replaces_the_copy_and_grades_it_primary(ledger, hub: 
     # Only the lines refresh owns changed: comments, notes and key order are the person's.
     text = (ledger.root / "ledger/sources/qwen.yaml").read_text()
     assert text.startswith("# The official config of the 1M model")
-    assert "publisher: a derivative  # not Qwen\n" in text and "# read from the source pack\n" in text
+    assert "publisher: a derivative  # not Qwen\n" in text and "# read as the rendered page's text\n" in text
     assert text.index("hub:") < text.index("grade:") < text.index("retrieved:") < text.index("notes:")
     after = tree(ledger.root)
     new_snapshot = f"ledger/snapshots/{data['snapshot']}"

@@ -97,6 +97,11 @@ def check_command(words: list[str]) -> None:
             match = re.fullmatch(r"\.\[([\w,]+)\]", spec)
             if match:
                 assert set(match.group(1).split(",")) <= set(extras), spec
+    elif program == "bash":
+        assert (REPO / words[1]).is_file(), f"no script {words[1]}"
+        for inner in commands((REPO / words[1]).read_text(encoding="utf-8")):
+            if inner[0] == "workings":
+                check_command([w for w in inner if w != "$@"])  # the script passes its options on
     elif words[:2] == ["python", "-m"]:
         assert importlib.util.find_spec(words[2]) is not None, f"no module {words[2]}"
     else:
@@ -118,6 +123,9 @@ def test_the_verify_step_is_annotated_and_the_site_uploaded(workflow):
     assert by_name["Render the ledger page"]["run"] == "workings render --out reports/site"
     assert by_name["Upload the page for GitHub Pages"]["with"]["path"] == "reports/site"
     assert by_name["Tests"]["env"]["WORKINGS_REQUIRE_BROWSER"] == "1"
+    moves = by_name["What this pull request moves"]
+    assert "pull_request" in moves["if"] and moves["run"] == 'bash scripts/pr-moves.sh "$BASE_SHA"'
+    assert moves["env"]["BASE_SHA"] == "${{ github.event.pull_request.base.sha }}"  # never inline in run:
 
 
 def test_pre_commit_hook_runs_verify_offline_on_ledger_changes():
@@ -137,3 +145,24 @@ def test_the_command_check_refuses_what_does_not_exist(line):
     with pytest.raises(Exception):
         for words in commands(line):
             check_command(words)
+
+
+def test_zizmor_finds_nothing_in_the_workflow():
+    """The ecosystem's auditor for GitHub workflows (template injection, credentials, pinning), offline."""
+    import subprocess
+    import sys
+
+    zizmor = Path(sys.executable).parent / "zizmor"
+    done = subprocess.run([str(zizmor) if zizmor.exists() else "zizmor", "--offline", "--no-progress", str(WORKFLOW)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "No findings to report" in done.stdout + done.stderr
+
+
+def test_actions_run_on_a_current_runtime():
+    """The pinned releases (checked against each action's own action.yml at that commit) run on node24."""
+    text = WORKFLOW.read_text(encoding="utf-8")
+    for action, tag in [("actions/checkout", "v7.0.1"), ("actions/setup-python", "v7.0.0"),
+                        ("actions/upload-artifact", "v7.0.0"), ("actions/upload-pages-artifact", "v5.0.0"),
+                        ("actions/deploy-pages", "v5.0.0")]:
+        assert re.search(rf"{action}@[0-9a-f]{{40}}\s+#\s*{re.escape(tag)}\b", text), action

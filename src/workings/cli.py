@@ -29,7 +29,7 @@ def main() -> None:
 
 
 def _verify(root: Path):
-    from .engine import verify
+    from . import verify
 
     try:
         return verify(root)
@@ -88,13 +88,44 @@ def show(claim_id: str, root: Path) -> None:
 
 
 @main.command()
-def schema() -> None:
-    """Print a JSON Schema of the claim format (point your YAML editor at it)."""
-    import json
+@click.argument("kind", type=click.Choice(["claim", "source", "measurement"]), default="claim")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of KIND's record format (claim, source or measurement).
 
-    from .schema import claim_schema
+    The same schemas are committed in schemas/ for editors and check-jsonschema."""
+    from .schema import dumps
 
-    click.echo(json.dumps(claim_schema(), indent=2, sort_keys=True))
+    click.echo(dumps(kind), nl=False)
+
+
+@main.command(epilog="Exit codes: 0 nothing moved that the policy fails on, 1 a claim made a failing move, "
+              "2 a report could not be read.")
+@click.argument("base", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("new", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--fail-on", "fail_on", metavar="MOVES", default=None,
+              help="Comma-separated OLD->NEW moves that fail, '*' for any status, or 'none' "
+                   "[default: verified->*].")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
+def diff(base: Path, new: Path, fail_on: str | None, fmt: str) -> None:
+    """List every claim whose status or value differs between two JSON reports (BASE, e.g. main's,
+    and NEW, e.g. a pull request's), and fail on the moves --fail-on names.
+
+    With GITHUB_STEP_SUMMARY set, the Markdown table is appended there too."""
+    from . import movements
+
+    try:
+        policy = movements.parse_policy(fail_on)
+        moves = movements.compare(movements.load_report(base), movements.load_report(new))
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    text = movements.as_markdown(moves, policy) if fmt == "markdown" else movements.as_text(moves, policy)
+    click.echo(text, nl=False)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(movements.as_markdown(moves, policy))
+    sys.exit(1 if movements.failing(moves, policy) else 0)
 
 
 @main.command(epilog="Exit codes: 0 every measurement agrees with its estimate, 1 one does not, "
@@ -147,26 +178,104 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
 @root_option
 @click.option("--check", is_flag=True, help="Report what changed and which claims would move; write nothing.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
-              help="Seconds to wait for each request.")
+              help="Seconds each request may take in all: connecting, waiting, and reading the whole answer.")
+@click.option("--deadline", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds the whole fetch of one source may take, retries and waits included "
+                   "[default: 2 x tries x timeout + the backoff's waits: 167 s with --timeout 20].")
 @click.option("--jobs", type=click.IntRange(1, 16), default=4, show_default=True, help="Requests in flight at once.")
-def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float, jobs: int) -> None:
+def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float, deadline: float | None,
+            jobs: int) -> None:
     """Fetch sources again: Hub files with huggingface_hub (HF_ENDPOINT is honoured), pages with requests.
 
     For each source: unchanged, changed (the keys and passages, old and new, and the claims that read
     them) or unreachable (why). Changes are archived as new snapshots, atomically; a change that would
     break the ledger is reported and not applied. The only command that touches the network."""
-    from .refresh.text import run  # requests and huggingface_hub load only here
+    try:
+        import huggingface_hub  # noqa: F401  (the web extra: loaded only here)
+        import requests  # noqa: F401
+    except ImportError as exc:
+        missing = exc.name or str(exc)
+        click.echo(f"error: workings refresh needs the web extra, which is not installed (no {missing}): "
+                   "pip install 'workings[web]'", err=True)
+        sys.exit(2)
+    from .refresh.text import run
 
     try:
-        code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs)
+        code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs, deadline=deadline)
     except LedgerError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     sys.exit(code)
 
 
+@main.group()
+def source() -> None:
+    """Sources: `workings source add` archives a new one and writes its record."""
+
+
+@source.command("add", epilog="Exit codes: 0 the record and snapshot were written, 2 refused (nothing written: "
+                "an existing record, a passage not in the text, bad input), 3 the source could not be fetched.")
+@click.argument("where", metavar="REPO FILE | URL", nargs=-1)
+@click.option("--id", "source_id", metavar="ID", default=None, help="The record's id [default: from the repo/file or URL].")
+@click.option("--revision", default="main", show_default=True, help="Hub: branch, tag or commit; the record pins the commit it resolves to.")
+@click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A local file you hold (with --url and --how).")
+@click.option("--url", "url", default=None, help="With --file: the address the file came from.")
+@click.option("--how", default=None, help="With --file: how it was obtained.")
+@click.option("--retrieved", default=None, metavar="DATE", help="With --file: when it was obtained [default: unknown].")
+@click.option("--grade", type=click.Choice(["primary", "copy", "transcription", "paraphrase"]), default=None,
+              help="What was seen [default: Hub file primary, web page transcription, local file copy].")
+@click.option("--passage", "passages", multiple=True, metavar="TEXT", help="A passage relied on; it must occur in the archived text (repeatable).")
+@click.option("--value", "values", multiple=True, nargs=3, metavar="NAME FIGURE PASSAGE",
+              help="A number read from prose: name, figure with unit ('890 B/token'), and the passage that states it (repeatable).")
+@click.option("--title", default=None, help="What the source is [default: the file and repo, or the page's title].")
+@click.option("--publisher", default=None, help="Who published it.")
+@click.option("--notes", default=None, help="Why the grade is what it is, or anything a reader should know.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Seconds to wait for each request.")
+@root_option
+def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retrieved, grade, passages, values, title,
+               publisher, notes, timeout, root: Path) -> None:
+    """Add a source: a Hub file (REPO FILE), a web page (URL), or a local file (--file PATH --url URL --how TEXT).
+
+    Archives the bytes as ledger/snapshots/<sha256>.<ext>, writes ledger/sources/ID.yaml with its grade
+    and when and how it was retrieved, and prints the inputs a claim can write (`ID#key`). Never
+    overwrites a record or a snapshot."""
+    from .refresh.add import AddError, Request, Unreachable, add_source, summary  # requests loads only here
+    from .refresh.fetch import Limits
+
+    if file is not None and where:
+        problem = "--file takes no REPO FILE or URL arguments (give the address with --url)"
+    elif file is None and len(where) == 2:
+        problem, request = None, Request(repo=where[0], filename=where[1], revision=revision)
+    elif file is None and len(where) == 1:
+        problem, request = None, Request(url=where[0])
+    elif file is not None:
+        problem, request = None, Request(file=file, url=url, how=how, retrieved=retrieved)
+    else:
+        problem = "give REPO FILE (a Hub file), URL (a web page), or --file PATH --url URL --how TEXT"
+    if problem is None and file is None and (how or retrieved or url):
+        problem = "--url, --how and --retrieved go with --file (a fetched source records them itself)"
+    if problem:
+        click.echo(f"error: {problem}", err=True)
+        sys.exit(2)
+    from dataclasses import replace
+
+    request = replace(request, id=source_id, grade=grade, passages=passages, values=tuple(values), title=title,
+                      publisher=publisher, notes=notes)
+    try:
+        added = add_source(root, request, limits=Limits(timeout=timeout))
+    except AddError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(3 if isinstance(exc, Unreachable) else 2)
+    except LedgerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(summary(added), nl=False)
+
+
 @main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "
-              "2 the input could not be used or the folder cannot be replaced.")
+              "2 the input could not be used (ledger/explainer.yaml included: the site is still written, "
+              "with the problems listed) or the folder cannot be replaced.")
 @root_option
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
@@ -174,18 +283,24 @@ def render(root: Path, out: Path | None) -> None:
     """Write the HTML ledger: every claim, its working and its sources, as a self-contained site.
 
     Open OUT/index.html in a browser; it works from file:// and offline."""
+    from .explainer import build
     from .render import render_site  # jinja2 loads only here
 
     report = _verify(root)
     out = out or root / "reports" / "site"
+    explainer = build(report, root)  # ledger/explainer.yaml: its problems are listed, the rest is rendered
+    for problem in explainer.problems if explainer else ():
+        click.echo(f"error: {problem}", err=True)
     try:
-        render_site(report, root, out)
+        render_site(report, root, out, explainer=explainer)
     except LedgerError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     from .outputs import summary_line
 
     click.echo(f"{summary_line(report)}\nwrote {out / 'index.html'}")
+    if explainer and explainer.problems:
+        sys.exit(2)
 
 
 @main.command("check-draft", epilog="Exit codes: 0 every figure in the draft is backed, 1 one is not "
@@ -200,18 +315,35 @@ def render(root: Path, out: Path | None) -> None:
               help="What to print: a table, JSON, or GitHub annotations on the draft's lines.")
 @click.option("--set-aside", "set_aside", is_flag=True, help="Also list what was set aside (dates, names...) and why.")
 @click.option("--quiet", "-q", is_flag=True, help="In the table, show only the figures that are not backed.")
+@click.option("--published", is_flag=True,
+              help="FILE is a published text (claims/SLUG/article.md): pass when every figure is backed, an "
+                   "acknowledged erratum, or listed with a reason under not_backed in its front matter.")
 def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool,
-                quiet: bool) -> None:
+                quiet: bool, published: bool) -> None:
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
     from . import atomic
     from .draft.check import check_file
     from .draft.output import render, to_json
 
-    result = check_file(draft, _verify(root), issue=issue)
+    try:
+        result = check_file(draft, _verify(root), issue=issue)
+        accounting = None
+        if published:
+            from .draft import published as published_text
+            from .draft.article import front_matter
+
+            accounting = published_text.account(result, front_matter(draft.read_text(encoding="utf-8"),
+                                                                     file=str(draft)))
+    except LedgerError as exc:  # a draft's front matter that cannot be read
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     if json_path:
         atomic.write_text(json_path, to_json(result))
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
+    if accounting is not None:
+        click.echo(published_text.render(accounting), nl=False)
+        sys.exit(accounting.exit_code)
     sys.exit(result.exit_code)
 
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from . import expr, units
 from .compare import compare_figure
+from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number
 from .loader import Ledger
@@ -196,7 +197,14 @@ class _Evaluation:
             return None
         passage = None
         try:
-            if item.key in source.values:
+            if item.dtype:  # dtype:src#key: the width of the dtype the source names, in bytes
+                snapshot = self.ledger.snapshots.get(item.source)
+                if snapshot is None:
+                    raise LedgerError(f"source {item.source!r} has no snapshot to read {item.key!r} from")
+                name = snapshot.lookup_text(item.key)
+                magnitude, unit = bytes_per_value(name, f"{item.source}#{item.key}"), "B"
+                passage = f"{item.key}: {name}"  # what was read, shown beside the 2 B
+            elif item.key in source.values:
                 declared = source.values[item.key]
                 if item.unit and declared.unit:
                     raise LedgerError(f"{item.source}#{item.key} already has the unit {declared.unit}")
@@ -214,7 +222,8 @@ class _Evaluation:
             self.problem("error", str(exc), *path)
             return None
         self.inputs.append(InputResult(name=item.name, text=item.text, kind="source", source=item.source, key=item.key,
-                                       grade=source.grade, passage=passage, result=_quantity(value)))
+                                       grade=source.grade, passage=passage, result=_quantity(value),
+                                       assumption=self.claim.assumptions.get(item.name)))
         return value
 
     def citations(self) -> tuple[Citation, ...]:
@@ -301,7 +310,7 @@ class _Evaluation:
             reason = _reason(status, self.messages)
         return ClaimResult(
             id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said, label=claim.label,
-            figure=claim.figure, check=claim.check, status=status, reason=reason,
+            also_said=claim.also_said, figure=claim.figure, check=claim.check, status=status, reason=reason,
             result=_quantity(value) if value is not None else None, comparison=getattr(self, "comparison", None),
             messages=tuple(self.messages), steps=tuple(self.steps), inputs=tuple(self.inputs),
             cites=getattr(self, "cites", ()), notes=claim.notes,
@@ -353,13 +362,12 @@ def _quantity(value) -> Quantity:
 def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple = ()) -> ClaimResult:
     message = Message(kind="error", text=text, file=claim.file, line=claim.line_of(*(path or (key,))), key=key)
     return ClaimResult(id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said,
-                       label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
+                       also_said=claim.also_said, label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
                        messages=(message,))
 
 
-def _with_links(result: ClaimResult, ledger: Ledger, upstream: frozenset, used_by: list[str],
+def _with_links(result: ClaimResult, ledger: Ledger, sources: frozenset, used_by: list[str],
                 measured) -> ClaimResult:
-    sources = upstream | {c.source for c in result.cites}
     grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
     grade = max(grades, key=GRADES.index) if grades else None
     measurements = ()
@@ -372,14 +380,15 @@ def _with_links(result: ClaimResult, ledger: Ledger, upstream: frozenset, used_b
 
 
 def _upstream_sources(done: dict) -> dict[str, frozenset]:
-    """For each claim, the sources its inputs read and those every claim upstream of it reads.
+    """For each claim, the sources its inputs read and its cites quote, and those of every claim
+    upstream of it.
 
-    ``done`` is in dependency order, so each claim's set is its own inputs' sources joined with the
-    finished sets of the claims it uses: every edge of the graph is looked at once. (Walking the whole
-    upstream again for each claim made a chain of 5,000 claims take a minute and a half.)"""
+    ``done`` is in dependency order, so each claim's set is its own sources joined with the finished
+    sets of the claims it uses: every edge of the graph is looked at once. (Walking the whole upstream
+    again for each claim made a chain of 5,000 claims take a minute and a half.)"""
     found: dict[str, frozenset] = {}
     for claim_id, (result, _) in done.items():
-        sources = {i.source for i in result.inputs if i.source}
+        sources = {i.source for i in result.inputs if i.source} | {c.source for c in result.cites}
         for dep in result.uses:
             if dep in found:
                 sources |= found[dep]

@@ -18,7 +18,16 @@ from .validate import Checker
 from .yamlio import Document
 
 LABELS = ("derived", "quoted", "estimate", "bound", "vendor", "measured")
-GRADES = ("primary", "copy", "transcription", "unarchived")  # most to least certain
+# How sure anyone can be of what a source says, most to least certain: a claim shows the least certain
+# grade among the sources it rests on. The words are what editors (docs) and readers (the page) see.
+GRADE_MEANING = {
+    "primary": "the official bytes",
+    "copy": "a third-party copy of the official file",
+    "transcription": "the source's own words, as quoted elsewhere",
+    "paraphrase": "someone's account of what the source says, not its words",
+    "unarchived": "cited, no copy kept",
+}
+GRADES = tuple(GRADE_MEANING)
 ROUNDING = ("nearest", "floor", "ceil")
 BOUNDS = ("at-least", "at-most")
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
@@ -29,7 +38,7 @@ SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 SNAPSHOT = re.compile(r"^(?P<sha>[0-9a-f]{64})\.(?P<ext>[a-z0-9]{1,8})$")
 
 CLAIM_KEYS = {"id", "said", "figure", "check", "label", "inputs", "assumptions", "compute", "round",
-              "within", "bound", "reading", "erratum", "cites", "notes", "probe"}
+              "within", "bound", "reading", "erratum", "cites", "notes", "probe", "also_said"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,10 +53,17 @@ class Input:
     source: str | None = None
     key: str | None = None
     claim: str | None = None
+    dtype: bool = False  # dtype:src#key: the dtype named at key, as bytes per value (workings.dtypes)
 
     @classmethod
     def parse(cls, name: str, text: str) -> Input:
         text = text.strip()
+        if text.startswith("dtype:"):
+            match = SOURCE_REF.fullmatch(text[len("dtype:"):].strip())
+            if not match or match.group("unit"):
+                raise LedgerError(f"expected dtype:source#key (bytes per value; no unit), got {text!r}")
+            return cls(name=name, text=text, kind="source", source=match.group("source"), key=match.group("key"),
+                       unit="B", dtype=True)
         if text.startswith("claim:"):
             target = text[len("claim:"):].strip()
             if not CLAIM_ID.fullmatch(target):
@@ -87,6 +103,7 @@ class Claim:
     line: int
     said: str
     label: str
+    also_said: tuple[str, ...] = ()   # other sentences of the text that repeat this very figure
     figure: str | None = None
     check: str | None = None
     check_tree: ast.Expression | None = field(default=None, compare=False, repr=False)
@@ -123,6 +140,7 @@ class Claim:
             if not CLAIM_ID.fullmatch(claim_id):
                 c.problem(("id",), "expected a lower-case id of letters, digits, '-', '_', '.' and '/'")
         said = c.text(("said",), data.get("said"), max_len=2000)
+        also_said = _also_said(c, data.get("also_said"))
         label = c.choice(("label",), data.get("label"), LABELS)
         figure = check = check_tree = None
         if ("figure" in data) == ("check" in data):
@@ -185,7 +203,7 @@ class Claim:
         return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
                    check=check, check_tree=check_tree, inputs=inputs, assumptions=assumptions,
                    compute=compute, round=rounding, within=within, bound=bound, reading=reading,
-                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc,
+                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc, also_said=also_said,
                    explicit_id="id" in data), []
 
     def to_dict(self) -> dict:
@@ -345,3 +363,13 @@ def _cites(c: Checker, raw) -> tuple[str, ...]:
             continue
         out.append(text)
     return tuple(out)
+
+
+def _also_said(c: Checker, raw) -> tuple[str, ...]:
+    """``also_said``: the other sentences, as printed, where the text repeats this claim's figure."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        c.problem(("also_said",), "expected a list of sentences as printed")
+        return ()
+    return tuple(t for index, item in enumerate(raw) if (t := c.text(("also_said", index), item, max_len=2000)))

@@ -24,6 +24,8 @@ from .yamlio import Document
 SOURCE_KEYS = {"title", "publisher", "date", "url", "hub", "grade", "retrieved", "snapshot", "format",
                "values", "passages", "notes", "safetensors"}
 FORMATS = ("json", "text")
+# retrieved.on: a date, or a time as refresh and source add write it, or "unknown" (said, never guessed).
+_WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,6 +95,9 @@ class Source:
             retrieved = {k: c.text(("retrieved", k), v, max_len=2000) for k, v in raw.items()}
             if raw.get("url") is not None:
                 c.url(("retrieved", "url"), raw.get("url"))
+            on = retrieved.get("on")
+            if on is not None and on != "unknown" and not _WHEN.fullmatch(on):
+                c.problem(("retrieved", "on"), f"expected a date (2026-11-29), a UTC time or 'unknown'; got {on!r}")
         snapshot = c.text(("snapshot",), data.get("snapshot"), required=False, max_len=100)
         if snapshot is not None and not SNAPSHOT.fullmatch(snapshot):
             c.problem(("snapshot",), "expected <sha256 of the bytes>.<ext>, a file in ledger/snapshots/")
@@ -220,16 +225,66 @@ class Snapshot:
                 elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
                     node = node[int(part)]
                 else:
-                    raise LedgerError(f"key {key!r} is not in snapshot {self.name}")
+                    names = _leaf_paths(self.parsed)
+                    raise LedgerError(f"key {key!r} is not in snapshot {self.name}{_near(key, names)}")
             if isinstance(node, (dict, list)) or node is None or isinstance(node, bool):
                 raise LedgerError(f"key {key!r} in snapshot {self.name} is not a number")
             return str(node)
         found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', self.text))
         if not found:
-            raise LedgerError(f"key {key!r} is not in snapshot {self.name}")
+            names = re.findall(r'"([^"\\\n]{1,200})"\s*:\s*-?\d', self.text)
+            raise LedgerError(f"key {key!r} is not in snapshot {self.name}{_near(key, names)}")
         if len(found) > 1:
             raise LedgerError(f"key {key!r} has several values in snapshot {self.name}: {', '.join(sorted(found))}")
         return found.pop()
+
+    def lookup_text(self, key: str) -> str:
+        """The text value of ``key`` (a dtype name, say): a JSON string at a dotted path, or in an excerpt a
+        ``"key": "text"`` pair that occurs with one value only."""
+        if self.parsed is not None:
+            node = self.parsed
+            for part in key.split("."):
+                if not isinstance(node, dict) or part not in node:
+                    raise LedgerError(f"key {key!r} is not in snapshot {self.name}")
+                node = node[part]
+            if not isinstance(node, str) or node.startswith(("-", ".")) or node[:1].isdigit():
+                raise LedgerError(f"key {key!r} in snapshot {self.name} is not a text value")
+            return node
+        found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*"([^"\\\n]{1,64})"', self.text))
+        if not found:
+            raise LedgerError(f"key {key!r} is not in snapshot {self.name} as a quoted text value")
+        if len(found) > 1:
+            raise LedgerError(f"key {key!r} has several values in snapshot {self.name}: {', '.join(sorted(found))}")
+        return found.pop()
+
+
+def _leaf_paths(node: object, prefix: str = "", out: list[str] | None = None, limit: int = 5000) -> list[str]:
+    """The dotted paths of a parsed JSON document's values (at most `limit` of them)."""
+    out = [] if out is None else out
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for name, child in items:
+        if len(out) >= limit:
+            break
+        if isinstance(child, (dict, list)):
+            _leaf_paths(child, f"{prefix}{name}.", out, limit)
+        else:
+            out.append(f"{prefix}{name}")
+    return out
+
+
+def _near(key: str, names: list[str]) -> str:
+    """"; near names: ..." for a key that looks like a typo of names the snapshot has (difflib): the
+    whole path compared, and its last part against each name's last part (a typo in a nested key)."""
+    import difflib
+
+    names = list(dict.fromkeys(names))
+    close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
+    by_last: dict[str, list[str]] = {}
+    for name in names:
+        by_last.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    for last in difflib.get_close_matches(key.rsplit(".", 1)[-1], list(by_last), n=3, cutoff=0.6):
+        close += [name for name in by_last[last] if name not in close]
+    return f"; near names: {', '.join(close[:5])}" if close else ""
 
 
 _PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?")

@@ -57,9 +57,10 @@ def is_markdown(name: str) -> bool:
     return name.lower().endswith((".md", ".markdown", ".mdown", ".mkd"))
 
 
-def paragraphs(text: str, *, markdown: bool) -> list[Paragraph]:
-    """The draft's paragraphs, in order. Fenced code (and YAML front matter) comes back with
-    ``code=True`` so that what it holds is set aside rather than read as prose."""
+def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -> list[Paragraph]:
+    """The draft's paragraphs, in order. Fenced code (and YAML front matter, read in Markdown and
+    wherever ``front_matter`` asks) comes back with ``code=True`` so that what it holds is set
+    aside rather than read as prose."""
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[Paragraph] = []
     block: list[tuple[int, str]] = []
@@ -71,14 +72,18 @@ def paragraphs(text: str, *, markdown: bool) -> list[Paragraph]:
                              code=code, table=table))
             block.clear()
 
-    fence: str | None = "---" if markdown and lines and lines[0].strip() == "---" else None
+    front_matter = markdown if front_matter is None else front_matter
+    fence: str | None = "---" if front_matter and lines and lines[0].strip() == "---" else None
     for number, line in enumerate(lines, start=1):
         if fence is not None:
             block.append((number, line))
             closing = line.strip() == "---" if fence == "---" else line.strip().startswith(fence)
             if closing and len(block) > 1:
+                if fence == "---" and block[0][0] == 1:
+                    block.clear()  # front matter: metadata, neither prose nor code
+                else:
+                    flush(code=True)
                 fence = None
-                flush(code=True)
             continue
         if markdown and (match := _FENCE.match(line)):
             flush()

@@ -4,10 +4,20 @@ This package is the only part of workings that touches the network, and only `wo
 imports it. Manners, the same for both kinds of source:
 
 - http(s) only, checked on the first URL and on every redirect;
-- a timeout on every request; timeouts and refused connections are reported, not retried (a host that
-  does not answer is usually down or offline, and retrying only makes the run slower);
-- bounded retries with exponential backoff on 429 and 5xx, honouring a numeric `Retry-After` up to
-  `Limits.max_backoff`, and on a body cut short;
+- a timeout on every request, and it bounds the whole request, not each wait: a server that sends its
+  body one byte at a time is stopped once `Limits.timeout` has passed since the request began (the
+  body is read as it arrives, and the clock checked after each read). Timeouts and refused
+  connections are reported, not retried (a host that does not answer is usually down or offline,
+  and retrying only makes the run slower);
+- a deadline for the whole fetch of one source (`Limits.deadline`: every request, redirect, retry and
+  wait), kept by `within_deadline`, which stops waiting for a fetch that has not ended in time,
+  whatever it is stuck in (a server that drips its headers, a Hub call);
+- bounded retries with exponential backoff on 429 and 5xx, honouring a numeric `Retry-After` (or the
+  Hub's `RateLimit` header) up to `Limits.max_backoff`, and on a body cut short; no wait runs past the
+  deadline. huggingface_hub's own `http_backoff` is not used for this: it sleeps as long as the
+  server asks (plus 1 s, with no cap), inside the call, so no deadline could be kept around it;
+- an answer that is not HTTP (a header line over 65,536 bytes, garbage instead of a status line) is
+  reported as a bad answer from that host, not as a network failure;
 - a size limit, checked on `Content-Length` and again while streaming;
 - redirects followed up to `Limits.max_redirects`. A web page that redirects to another host is
   reported, not followed: the page moved, and the ledger's URL should say where. A Hub file may
@@ -18,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -38,13 +49,24 @@ _CHUNK = 64 * 1024
 class Limits:
     """How patient and how greedy a refresh is."""
 
-    timeout: float = 20.0  # seconds, per request (connect, and each read)
+    timeout: float = 20.0  # seconds, per request: connecting, each wait, and the whole request
     retries: int = 3  # further tries after the first, on 429, 5xx and cut-short bodies
     backoff: float = 1.0  # seconds before the first retry; doubles on each further one
     max_backoff: float = 30.0  # cap on one wait, `Retry-After` included
     max_bytes: int = 64 * 2**20  # the largest body archived (a config.json is a few kB)
     max_redirects: int = 5
     concurrency: int = 4  # requests in flight at once
+    deadline: float | None = None  # seconds for the whole fetch of one source; None: see `whole`
+
+    @property
+    def whole(self) -> float:
+        """The deadline for one source's whole fetch: `deadline`, or by default room for every try
+        to take its full timeout twice (a Hub file is two requests) and for the backoff's own waits
+        (a longer wait that a server asks for is not begun if it would pass the deadline)."""
+        if self.deadline is not None:
+            return self.deadline
+        waits = sum(min(self.backoff * 2**attempt, self.max_backoff) for attempt in range(self.retries))
+        return 2 * (self.retries + 1) * self.timeout + waits
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,7 +89,9 @@ class FetchError(Exception):
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
-        self.kind = kind  # offline | refused | timeout | http | too-large | truncated | moved | ...
+        # offline | refused | timeout | hf-offline | slow | deadline | bad-answer | http | too-large | truncated
+        # | moved | scheme | integrity | format
+        self.kind = kind
 
     @property
     def connection(self) -> bool:
@@ -101,10 +125,25 @@ def same_origin(first: str, second: str) -> bool:
     return port_a == port_b or defaults
 
 
+HF_OFFLINE_MESSAGE = ("HF_HUB_OFFLINE is set: huggingface_hub is in offline mode, so the Hub was not asked "
+                      "(unset HF_HUB_OFFLINE to refresh this source)")
+
+
 def connection_error(error: BaseException, url: str) -> FetchError:
-    """Name a failure to reach a host: offline (name resolution or no route), refused, or timeout."""
+    """Name a failure to reach a host: offline (name resolution or no route), refused, or timeout;
+    or an answer that was not HTTP (`bad-answer`: the host did answer, so the machine is not offline)."""
     names = {cls.__name__ for cls in type(error).__mro__}
     text = str(error)
+    if "OfflineModeIsEnabled" in names:
+        return FetchError("hf-offline", HF_OFFLINE_MESSAGE)
+    if "LineTooLong" in text or "got more than" in text or "header" in text.lower() and "too" in text.lower():
+        return FetchError("bad-answer", f"{_host(url)} sent a header line over 65,536 bytes: not a usable HTTP "
+                                        f"answer ({url})")
+    if "buffer too long" in text:  # h11, under httpx: the Hub's client
+        return FetchError("bad-answer", f"{_host(url)} sent headers longer than the HTTP client accepts: not a "
+                                        f"usable HTTP answer ({url})")
+    if names & {"RemoteProtocolError", "BadStatusLine", "LocalProtocolError"} or "BadStatusLine" in text:
+        return FetchError("bad-answer", f"{_host(url)} did not answer in HTTP ({url}): {_first_line(text)}")
     if names & {"Timeout", "TimeoutException", "ReadTimeout", "ConnectTimeout", "TimeoutError"}:
         return FetchError("timeout", f"no answer from {_host(url)} in time ({url})")
     if any(hint in text for hint in ("resolve", "Name or service", "nodename", "getaddrinfo",
@@ -112,27 +151,77 @@ def connection_error(error: BaseException, url: str) -> FetchError:
         return FetchError("offline", f"cannot reach {_host(url)}: no network or no such host")
     if "refused" in text.lower():
         return FetchError("refused", f"{_host(url)} refused the connection ({url})")
-    return FetchError("offline", f"cannot reach {_host(url)}: {text.splitlines()[0] if text else names}")
+    return FetchError("offline", f"cannot reach {_host(url)}: {_first_line(text) if text else names}")
+
+
+def _first_line(text: str, limit: int = 300) -> str:
+    line = text.splitlines()[0] if text else ""
+    return line if len(line) <= limit else line[:limit] + "…"
 
 
 def _host(url: str) -> str:
     return urlsplit(url).netloc or url
 
 
-def with_retries(call: Callable[[], T], limits: Limits, sleep: Callable[[float], None]) -> T:
-    """Run `call`, retrying on `_Retry` with exponential backoff, at most `limits.retries` times."""
+def within_deadline(call: Callable[[], T], seconds: float, what: str, *, error: FetchError | None = None) -> T:
+    """`call()`, or `error` (by default FetchError("deadline")) if it has not returned within `seconds`.
+
+    The call runs in a daemon thread: one stuck in a read that a slow server keeps alive is left
+    behind (it ends when the server stops, or with the process), so the caller never waits longer
+    than the deadline. What it was using (a connection of a requests.Session's pool, which is
+    thread-safe) it keeps until then.
+    """
+    box: dict[str, object] = {}
+    lock = threading.Lock()
+
+    def run() -> None:
+        try:
+            value = call()
+        except BaseException as failure:  # handed to the caller's thread below
+            box["error"] = failure
+            return
+        with lock:
+            late = box.get("abandoned")
+            box["value"] = value
+        if late and hasattr(value, "close"):
+            value.close()  # a response nobody will read: give its connection back
+
+    thread = threading.Thread(target=run, name=f"workings-fetch {what}"[:60], daemon=True)
+    thread.start()
+    thread.join(max(0.0, seconds))
+    with lock:
+        if thread.is_alive() and "value" not in box:
+            box["abandoned"] = True
+    if box.get("abandoned"):
+        raise error or FetchError("deadline", f"{what}: not fetched within the {seconds:g}-second deadline for one "
+                                              "source (the server is too slow, or keeps the answer coming)")
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+def with_retries(
+    call: Callable[[], T], limits: Limits, sleep: Callable[[float], None], *, until: float | None = None
+) -> T:
+    """Run `call`, retrying on `_Retry` with exponential backoff, at most `limits.retries` times, and
+    never waiting past `until` (a `time.monotonic()` time; by default `limits.whole` from now)."""
+    until = time.monotonic() + limits.whole if until is None else until
     attempt = 0
     while True:
         try:
             return call()
         except _Retry as retry:
+            tries = f"{attempt + 1} tries" if attempt else "1 try"
             if attempt >= limits.retries:
-                tries = f"{attempt + 1} tries" if attempt else "1 try"
                 raise FetchError(retry.error.kind, f"{retry.error} (gave up after {tries})") from None
             wait = limits.backoff * 2**attempt
             if retry.retry_after is not None:
                 wait = max(wait, retry.retry_after)
-            sleep(min(wait, limits.max_backoff))
+            wait = min(wait, limits.max_backoff)
+            if time.monotonic() + wait >= until:
+                raise FetchError(retry.error.kind, f"{retry.error} (gave up after {tries}: waiting {wait:g} s more "
+                                                   "would pass the deadline)") from None
+            sleep(wait)
             attempt += 1
 
 
@@ -144,9 +233,16 @@ def _retry_after(headers: Mapping[str, str]) -> float | None:
         return None  # an HTTP date: fall back to our own backoff
 
 
-def make_session(user_agent: str = "workings-refresh") -> requests.Session:
+def default_user_agent() -> str:
+    """`workings/<version>`, then the HTTP library: who is asking, for a site's logs."""
+    from workings import __version__
+
+    return f"workings/{__version__} (refresh) python-requests/{requests.__version__}"
+
+
+def make_session(user_agent: str | None = None) -> requests.Session:
     session = requests.Session()
-    session.headers["User-Agent"] = user_agent
+    session.headers["User-Agent"] = user_agent or default_user_agent()
     return session
 
 
@@ -168,11 +264,16 @@ def _get_once(
     session: requests.Session, url: str, limits: Limits, headers: Mapping[str, str], other_hosts: bool
 ) -> Fetched:
     current, sent = url, dict(headers)
+    until = time.monotonic() + limits.timeout  # the whole request, redirects and body included
     for _ in range(limits.max_redirects + 1):
         try:  # redirects are followed by hand below, to check each hop
-            response = session.get(
-                current, headers=sent, stream=True, timeout=limits.timeout, allow_redirects=False
-            )
+            # The answer's status line and headers, within what is left of the request's time: a
+            # server can keep them coming a byte at a time, which no read timeout notices. (Plus one
+            # read's timeout, as for the body: a server that sends nothing is a timeout, seen first.)
+            response = within_deadline(
+                lambda: session.get(current, headers=sent, stream=True, timeout=limits.timeout, allow_redirects=False),
+                until - time.monotonic() + limits.timeout, current,
+                error=_slow(current, limits.timeout, "no complete answer"))
         except requests.exceptions.RequestException as error:
             raise connection_error(error, current) from None
         with response:
@@ -192,34 +293,49 @@ def _get_once(
                 raise _Retry(error, _retry_after(response.headers))
             if status >= 400:
                 raise FetchError("http", f"HTTP {status} {response.reason} from {current}")
-            data = read_capped(response, limits.max_bytes, current)
+            data = read_capped(response, limits.max_bytes, current, until=until, timeout=limits.timeout)
             content_type = response.headers.get("Content-Type", "")
             return Fetched(url=current, data=data, content_type=content_type)
     raise FetchError("moved", f"{url}: more than {limits.max_redirects} redirects")
 
 
-def read_capped(response: requests.Response, max_bytes: int, url: str) -> bytes:
-    """The body, refused if it is over `max_bytes` (declared or read), retried if cut short."""
+def read_capped(
+    response: requests.Response, max_bytes: int, url: str, *, until: float | None = None, timeout: float = 0.0
+) -> bytes:
+    """The body, refused if it is over `max_bytes` (declared or read), retried if cut short, and
+    stopped if it is still coming at `until` (a `time.monotonic()` time).
+
+    The body is read as it arrives (`read1`: one read of the socket at a time, decoded), so a server
+    that sends a byte a second is noticed at the next byte, not after a 64 KiB buffer fills."""
+    import urllib3.exceptions
+
     declared = response.headers.get("Content-Length", "")
     if declared.isdigit() and int(declared) > max_bytes:
         raise FetchError("too-large", f"{url} is {int(declared):,} bytes, over the {max_bytes:,}-byte limit")
+    raw = response.raw
+    read = raw.read1 if hasattr(raw, "read1") else raw.read
     chunks, total = [], 0
     try:
-        for chunk in response.iter_content(_CHUNK):
+        while True:
+            if until is not None and time.monotonic() > until:
+                raise _slow(url, timeout, "still sending")
+            chunk = read(_CHUNK, decode_content=True)
+            if not chunk:
+                break
             total += len(chunk)
             if total > max_bytes:
                 raise FetchError("too-large", f"{url} sent more than the {max_bytes:,}-byte limit")
             chunks.append(chunk)
-    except requests.exceptions.ConnectionError as error:
-        # requests wraps a read timeout mid-body as a ConnectionError: tell the two apart.
-        failure = connection_error(error, url)
-        if failure.kind == "timeout":
-            raise failure from None
-        raise _Retry(FetchError("truncated", f"{url}: the body was cut short")) from None
-    except requests.exceptions.RequestException:
-        # ChunkedEncodingError: urllib3 saw fewer bytes than Content-Length promised.
+    except (urllib3.exceptions.ReadTimeoutError, TimeoutError):
+        raise FetchError("timeout", f"no answer from {_host(url)} in time ({url})") from None
+    except (urllib3.exceptions.HTTPError, OSError):
+        # IncompleteRead, a reset connection, a broken chunked encoding: fewer bytes than promised.
         raise _Retry(FetchError("truncated", f"{url}: the body was cut short")) from None
     return b"".join(chunks)
+
+
+def _slow(url: str, timeout: float, what: str) -> FetchError:
+    return FetchError("slow", f"{url}: {what} after {timeout:g} s, the time allowed for a whole request (--timeout)")
 
 
 def hub_endpoint() -> str:

@@ -6,7 +6,13 @@ or the sha256 of an LFS file), and reads safetensors headers with range requests
 themselves are then read with `fetch.http_get` from the URL pinned to that commit, rather than with
 `hf_hub_download`, because refresh needs what `hf_hub_download` does not give: a size limit before and
 while downloading, a timeout that is not retried five times, and no second copy in the HF cache.
-The bytes are checked against the ETag, so a truncated or altered body is never archived.
+The bytes are checked against the ETag with huggingface_hub's own hashes (`utils.sha.git_hash` for
+the git blob sha1), so a truncated or altered body is never archived.
+
+Every request says who asks: `library_name="workings"` and its version go into the user agent that
+huggingface_hub builds (`workings/0.1.0; hf_hub/...; python/...`). With `HF_HUB_OFFLINE=1`
+huggingface_hub is in offline mode: the Hub is not asked, and the source is reported as such (kind
+`hf-offline`), not as a network failure.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from typing import Any
 
 import requests
 
+from workings import __version__
 from workings.refresh.fetch import (
+    HF_OFFLINE_MESSAGE,
     RETRY_STATUSES,
     Fetched,
     FetchError,
@@ -32,6 +40,8 @@ from workings.refresh.fetch import (
     with_retries,
 )
 
+LIBRARY = {"library_name": "workings", "library_version": __version__}  # the user agent's first part
+
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _SHA1 = re.compile(r"[0-9a-f]{40}")
 SAFETENSORS_INDEX = ".safetensors.index.json"
@@ -39,10 +49,12 @@ SAFETENSORS_INDEX = ".safetensors.index.json"
 
 def _hub_call(call: Callable[[], Any], what: str, url: str) -> Any:
     """Run one huggingface_hub call, turning its errors into FetchError (or _Retry on 429/5xx)."""
-    from huggingface_hub.errors import HfHubHTTPError, SafetensorsParsingError
+    from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled, SafetensorsParsingError
 
     try:
         return call()
+    except OfflineModeIsEnabled:
+        raise FetchError("hf-offline", HF_OFFLINE_MESSAGE) from None
     except SafetensorsParsingError as error:
         raise FetchError("format", f"{what}: {error}") from None
     except HfHubHTTPError as error:
@@ -51,16 +63,31 @@ def _hub_call(call: Callable[[], Any], what: str, url: str) -> Any:
         if status == 404:
             failure = FetchError("http", f"HTTP 404: {what} is not on the Hub (repo, file or revision)")
         if status in RETRY_STATUSES:
-            retry_after = error.response.headers.get("Retry-After", "") if error.response is not None else ""
-            raise _Retry(failure, float(retry_after) if retry_after.isdigit() else None) from None
+            raise _Retry(failure, _hub_wait(error.response.headers if error.response is not None else {})) from None
         raise failure from None
     except FetchError:
         raise
     except Exception as error:  # httpx (huggingface_hub >= 1) or requests (older): named by class
         names = {cls.__name__ for cls in type(error).__mro__}
-        if names & {"TransportError", "ConnectionError", "RequestException", "Timeout", "TimeoutException"}:
+        if names & {"TransportError", "ConnectionError", "RequestException", "Timeout", "TimeoutException",
+                    "HTTPException"}:
             raise connection_error(error, url) from None
         raise
+
+
+def _hub_wait(headers) -> float | None:
+    """How long the Hub asks a client to wait: its `RateLimit` header, read by huggingface_hub's own
+    parser where this version has it, else a numeric `Retry-After`."""
+    try:
+        from huggingface_hub.utils import parse_ratelimit_headers
+    except ImportError:  # older huggingface_hub
+        parse_ratelimit_headers = None
+    if parse_ratelimit_headers is not None:
+        info = parse_ratelimit_headers(headers)
+        if info is not None and info.remaining == 0:
+            return float(info.reset_in_seconds)
+    value = headers.get("Retry-After", "")
+    return float(value) if value.isdigit() else None
 
 
 def fetch_hub(
@@ -75,15 +102,17 @@ def fetch_hub(
     sleep: Callable[[float], None] = time.sleep,
 ) -> Fetched:
     """The file's bytes at the commit `revision` resolves to now, checked against the Hub's ETag."""
-    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+    from huggingface_hub import constants, get_hf_file_metadata, hf_hub_url
     from huggingface_hub.utils import build_hf_headers
 
+    if getattr(constants, "is_offline_mode", lambda: constants.HF_HUB_OFFLINE)():  # older: the constant only
+        raise FetchError("hf-offline", HF_OFFLINE_MESSAGE)
     endpoint = endpoint or hub_endpoint()
     what = f"{repo}/{filename}@{revision}"
     url = hf_hub_url(repo, filename, revision=revision, endpoint=endpoint)
     metadata = with_retries(
         lambda: _hub_call(
-            lambda: get_hf_file_metadata(url, token=token, timeout=limits.timeout, endpoint=endpoint),
+            lambda: get_hf_file_metadata(url, token=token, timeout=limits.timeout, endpoint=endpoint, **LIBRARY),
             what,
             url,
         ),
@@ -98,7 +127,7 @@ def fetch_hub(
             "too-large", f"{what} is {metadata.size:,} bytes, over the {limits.max_bytes:,}-byte limit"
         )
     pinned = hf_hub_url(repo, filename, revision=commit, endpoint=endpoint)
-    headers = build_hf_headers(token=token)
+    headers = build_hf_headers(token=token, **LIBRARY)
     headers["Accept-Encoding"] = "identity"  # the ETag is of the bytes as stored
     fetched = http_get(session, pinned, limits, headers=headers, other_hosts=True, sleep=sleep)
     _check_integrity(fetched.data, metadata.etag, metadata.size, what)
@@ -116,11 +145,6 @@ def fetch_hub(
     )
 
 
-def git_blob_sha1(data: bytes) -> str:
-    """The id git gives a file's bytes: the Hub's ETag for a file not stored in LFS."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
 def _check_integrity(data: bytes, etag: str | None, size: int | None, what: str) -> None:
     if size is not None and len(data) != size:
         raise FetchError("truncated", f"{what}: got {len(data):,} bytes, the Hub said {size:,}")
@@ -128,7 +152,9 @@ def _check_integrity(data: bytes, etag: str | None, size: int | None, what: str)
     if _SHA256.fullmatch(tag):
         actual = hashlib.sha256(data).hexdigest()
     elif _SHA1.fullmatch(tag):
-        actual = git_blob_sha1(data)
+        from huggingface_hub.utils.sha import git_hash  # the id git gives the bytes: a small file's ETag
+
+        actual = git_hash(data)
     else:
         return  # an ETag that is not a content hash: the size check above is all there is
     if actual != tag:
@@ -153,7 +179,7 @@ def safetensors_parameters(
         shards = sorted(set(weight_map.values()))
     except (ValueError, KeyError, TypeError, AttributeError):
         raise FetchError("format", f"{repo}: the safetensors index has no weight_map") from None
-    api = HfApi(endpoint=endpoint, token=token)
+    api = HfApi(endpoint=endpoint, token=token, **LIBRARY)
     counts: dict[str, int] = {}
     for shard in shards:
         what = f"{repo}/{shard}@{commit[:12]}"

@@ -1,6 +1,6 @@
 """Text out of fetched bytes, and the normalisation used to look for passages in it.
 
-A web page is archived as its visible text (DESIGN: "keep the text"), not its markup, so that a passage
+A web page is archived as its visible text (what a passage quotes is the text a reader sees), not its markup, so that a passage
 split across `<em>` or `<a>` still reads as one sentence, and so that a redesign of the page's HTML is
 not reported as a change of what it says.
 """

@@ -12,15 +12,19 @@ The run, for the sources asked for (all that have a Hub file or a URL when none 
 4. unless `check`, archive: new snapshots first, then the source records, each atomically, then remove
    the old snapshots that no source refers to any more.
 
+The whole run holds the ledger's lock (`cleanup.ledger_lock`); it begins by removing what a killed
+refresh left behind (temporary files in the ledger, scratch folders in the temporary folder), only
+what is unmistakably ours and stale (see `cleanup`).
+
 Nothing is written for a source that is unchanged, unreachable or blocked, nor at all under `check`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
-import tempfile
-import threading
+import stat
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -28,9 +32,17 @@ from pathlib import Path
 
 from workings.errors import LedgerError
 from workings.loader import CLAIMS_DIR, MEASUREMENTS_DIR, SNAPSHOTS_DIR, SOURCES_DIR, load_ledger
-from workings.refresh import archive
+from workings.refresh import archive, cleanup
 from workings.refresh.diff import Diff, diff_source
-from workings.refresh.fetch import Fetched, FetchError, Limits, hub_endpoint, http_get, make_session
+from workings.refresh.fetch import (
+    Fetched,
+    FetchError,
+    Limits,
+    hub_endpoint,
+    http_get,
+    make_session,
+    within_deadline,
+)
 from workings.refresh.pagetext import page_text
 
 CONNECTION_KINDS = ("offline", "refused", "timeout")  # FetchError kinds where no host answered
@@ -48,6 +60,7 @@ class Moved:
     status_before: str
     status_after: str
     sources: tuple[str, ...] = ()  # the refreshed sources it rests on
+    through: tuple[str, ...] = ()  # its value did not move: the claims it uses that did
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,6 +89,8 @@ class RefreshResult:
     moved: tuple[Moved, ...] = ()
     check: bool = False
     removed_snapshots: tuple[str, ...] = ()
+    stale_files: tuple[str, ...] = ()  # temporary files a killed run left in the ledger (removed unless check)
+    stale_scratch: tuple[str, ...] = ()  # scratch folders a killed run left in the temporary folder (removed)
 
     @property
     def nothing_reached(self) -> bool:
@@ -136,6 +151,18 @@ def refresh(
     called with 1 as each one ends (the CLI's progress bar). `fetcher` replaces the network (tests).
     """
     root = Path(root)
+    stale_scratch = tuple(cleanup.remove_stale_scratch())
+    with cleanup.ledger_lock(root) as locked:
+        stale: tuple[str, ...] = ()
+        if locked:
+            stale = tuple(f.relative_to(root).as_posix() for f in cleanup.stale_temporary_files(root))
+            if not check:
+                stale = tuple(cleanup.remove_stale_temporary_files(root))
+        result = _refresh(root, ids, check=check, limits=limits, progress=progress, now=now, fetcher=fetcher)
+    return replace(result, stale_files=stale, stale_scratch=stale_scratch)
+
+
+def _refresh(root: Path, ids, *, check, limits, progress, now, fetcher) -> RefreshResult:
     ledger = load_ledger(root)
     wanted = list(dict.fromkeys(ids))
     unknown = [i for i in wanted if i not in ledger.sources]
@@ -188,21 +215,20 @@ def refresh(
 
 def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, Fetched | FetchError]:
     if fetcher is None:
-        local = threading.local()  # one requests.Session per worker thread: a Session is not thread-safe
         endpoint = hub_endpoint() if any(t[0] == "hub" for t in targets) else ""
 
         def fetcher(target: tuple) -> Fetched:
-            session = getattr(local, "session", None) or make_session()
-            local.session = session
-            if target[0] == "hub":
-                from workings.refresh.hub import fetch_hub
+            # A session of its own: a fetch stopped at its deadline may still be reading in its thread.
+            with make_session() as session:
+                if target[0] == "hub":
+                    from workings.refresh.hub import fetch_hub
 
-                return fetch_hub(session, target[1], target[2], target[3], limits, endpoint=endpoint)
-            return http_get(session, target[1], limits)
+                    return fetch_hub(session, target[1], target[2], target[3], limits, endpoint=endpoint)
+                return http_get(session, target[1], limits)
 
     def one(target: tuple) -> Fetched | FetchError:
         try:
-            return fetcher(target)
+            return within_deadline(lambda: fetcher(target), limits.whole, _describe(target))
         except FetchError as error:
             return error
 
@@ -286,7 +312,7 @@ def _trial(root: Path, plans: dict[str, _Plan]) -> tuple[list[Moved], dict[str, 
     if not plans:
         return [], {}
     blocked: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="workings-refresh-") as scratch:
+    with cleanup.scratch_folder() as scratch:
         for _ in range(MAX_TRIALS):
             trial_root = _scratch_copy(root, Path(scratch) / f"trial{len(blocked)}")
             live = {k: v for k, v in plans.items() if k not in blocked}
@@ -327,31 +353,59 @@ def _shown(claim) -> str:
 
 def _moved(before, after, refreshed: set[str]) -> list[Moved]:
     was = {c.id: c for c in before.claims}
-    out = []
+    changed = {}
     for claim in after.claims:
         old = was.get(claim.id)
         if old is None:
             continue
-        value_moved = old.result and claim.result and old.result.value != claim.result.value
+        value_moved = bool(old.result and claim.result and old.result.value != claim.result.value)
         if old.status != claim.status or value_moved:
-            out.append(Moved(claim=claim.id, printed=claim.figure or claim.check or "",
-                             before=f"{old.status} {_shown(old)}", after=f"{claim.status} {_shown(claim)}",
-                             status_before=old.status, status_after=claim.status,
-                             sources=tuple(sorted(set(claim.sources) & refreshed))))
+            changed[claim.id] = (old, claim, value_moved)
+    out = []
+    for old, claim, value_moved in changed.values():
+        through = () if value_moved else tuple(u for u in claim.uses if u in changed)
+        out.append(Moved(claim=claim.id, printed=claim.figure or claim.check or "",
+                         before=f"{old.status} {_shown(old)}", after=f"{claim.status} {_shown(claim)}",
+                         status_before=old.status, status_after=claim.status,
+                         sources=tuple(sorted(set(claim.sources) & refreshed)), through=through))
     return out
 
 
+def _special_files(folder: str, names: list[str]) -> set[str]:
+    """Pipes, sockets and devices: not copied (copying a pipe would wait for a writer). The loader
+    reports them in the real ledger; no claim or source can be read from one."""
+    skip = set()
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(folder, name)).st_mode
+        except OSError:
+            skip.add(name)
+            continue
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            skip.add(name)
+    return skip
+
+
 def _scratch_copy(root: Path, to: Path) -> Path:
-    """A copy of the ledger to try changes on: records copied, snapshots linked (they never change)."""
+    """A copy of the ledger to try changes on, which the loader reads exactly as it reads `root`.
+
+    Records are copied, symbolic links kept as links (so that a record the loader refuses in the real
+    ledger is refused here too). Snapshots are hard links where the file system allows (the scratch
+    folder is on the same disk), else copies: never symbolic links, which the loader refuses. A link
+    is safe because nothing writes into a snapshot: the trial's writes replace files by rename.
+    """
     for folder in (CLAIMS_DIR, SOURCES_DIR, MEASUREMENTS_DIR):
         if (root / folder).is_dir():
-            shutil.copytree(root / folder, to / folder)
+            shutil.copytree(root / folder, to / folder, symlinks=True, ignore=_special_files)
     (to / SNAPSHOTS_DIR).mkdir(parents=True, exist_ok=True)
     if (root / SNAPSHOTS_DIR).is_dir():
         for path in (root / SNAPSHOTS_DIR).iterdir():
-            if path.is_file():
+            target = to / SNAPSHOTS_DIR / path.name
+            if path.is_symlink():
+                target.symlink_to(os.readlink(path))  # refused by the loader there as here
+            elif path.is_file():
                 try:
-                    (to / SNAPSHOTS_DIR / path.name).symlink_to(path.resolve())
-                except OSError:
-                    shutil.copy2(path, to / SNAPSHOTS_DIR / path.name)
+                    os.link(path, target)
+                except OSError:  # another file system, or links not allowed: copy
+                    shutil.copy2(path, target)
     return to

@@ -76,17 +76,28 @@ def render(result: RefreshResult) -> str:
         lines.append("")
         lines.append("Claims that move" + (" if the changes are archived:" if result.check else ":"))
         for moved in result.moved:
-            lines.append(f"  {moved.claim} (printed {moved.printed}): {moved.before} -> {moved.after}")
+            through = f" (its value holds; built on {', '.join(moved.through)})" if moved.through else ""
+            lines.append(f"  {moved.claim} (printed {moved.printed}): {moved.before} -> {moved.after}{through}")
     counts: dict[str, int] = {}
     for change in result.sources:
         counts[change.status] = counts.get(change.status, 0) + 1
     lines.append("")
     order = ("changed", "unchanged", "unreachable", "skipped")
     lines.append("Sources: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in order) + ".")
+    for name in result.stale_files:
+        verb = "Found" if result.check else "Removed"
+        tail = " (a run without --check removes it)" if result.check else ""
+        lines.append(f"{verb} {name}, a temporary file an interrupted run left in the ledger{tail}.")
+    for folder in result.stale_scratch:
+        lines.append(f"Removed {folder}, a scratch folder an interrupted refresh left behind.")
     for name in result.removed_snapshots:
         lines.append(f"Removed the old snapshot {name}: no source refers to it any more.")
     if any(change.status == "unreachable" for change in result.sources):
         lines.append("Unreachable sources keep their archived snapshots, untouched.")
+    offline = sum(change.error_kind == "hf-offline" for change in result.sources)
+    if offline:
+        lines.append(f"HF_HUB_OFFLINE is set (huggingface_hub's offline mode): {offline} Hub "
+                     f"source{'s were' if offline != 1 else ' was'} not fetched; unset it to refresh them.")
     if result.nothing_reached:
         lines.append("Nothing could be reached (is this machine offline?): no source was changed.")
     elif result.check:
@@ -94,9 +105,10 @@ def render(result: RefreshResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(root: Path, ids: Iterable[str], *, check: bool, timeout: float, jobs: int) -> int:
+def run(root: Path, ids: Iterable[str], *, check: bool, timeout: float, jobs: int,
+        deadline: float | None = None) -> int:
     """Refresh, print the report on stdout (a progress bar on stderr), and return the exit code."""
-    limits = Limits(timeout=timeout, concurrency=jobs)
+    limits = Limits(timeout=timeout, concurrency=jobs, deadline=deadline)
     with contextlib.ExitStack() as stack:
 
         def progress(total: int) -> Callable[[int], None]:

@@ -6,7 +6,9 @@
     claims/<id>.html      one page per claim: as printed, recomputed, steps, inputs, sources
     sources/<id>.html     one page per source: grade, link, snapshot (copied, with its sha256)
     snapshots/<sha256>.*  the archived bytes, so links work from file:// and offline
-    static/               the stylesheet and a small filter script, from the package
+    explainer.html        the explainer: a model, a machine, a chat length, against the ledger's figures
+                          (only where the ledger has ledger/explainer.yaml)
+    static/               the stylesheet and the small scripts (filter, explainer), from the package
     ledger.json           the Report for machines (the same JSON as ``workings verify``)
 
 Self-contained and deterministic: no request leaves the page (no CDN, no fonts; a Content
@@ -23,7 +25,10 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import outputs
+from ..explainer import Explainer, build
 from ..report import Report
+from .explainer import PAGE as EXPLAINER_PAGE
+from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
 from .views import GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 
@@ -34,16 +39,25 @@ def environment() -> Environment:
     env = Environment(loader=PackageLoader("workings"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
-                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING)
+                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING,
+                       explainer_page=None)  # the explainer's page, where the site has one: any page may link it
     return env
 
 
-def render_site(report: Report, root: str | Path, out: str | Path) -> Path:
+_UNSET = object()
+
+
+def render_site(report: Report, root: str | Path, out: str | Path, *, explainer: Explainer | None = _UNSET) -> Path:
     """Render ``report`` (of the ledger at ``root``) into the folder ``out``, replacing it atomically.
 
-    ``out`` must be new, empty, or a site rendered before; anything else is refused (LedgerError)."""
+    ``explainer`` is the ledger's explainer (``workings.explainer.build``), read from ``root`` when not
+    given; None renders no explainer page. ``out`` must be new, empty, or a site rendered before;
+    anything else is refused (LedgerError)."""
     root, out = Path(root), Path(out)
+    if explainer is _UNSET:
+        explainer = build(report, root)
     env = environment()
+    env.globals["explainer_page"] = EXPLAINER_PAGE if explainer is not None else None
     with Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
         site = Site(report, snapshots)
@@ -53,6 +67,8 @@ def render_site(report: Report, root: str | Path, out: str | Path) -> Path:
             staging.write(name, html.encode("utf-8"))
 
         page("index.html", "index.html", 0, **site.index())
+        if explainer is not None:
+            page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
         for claim in report.claims:
             page(site.claim_pages[claim.id], "claim.html", 1, **site.claim(claim))
         for source in report.sources:

@@ -11,6 +11,7 @@ import re
 from urllib.parse import quote, urlsplit
 
 from ..figures import format_exact
+from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
 from ..report import FAILING, STATUSES, ClaimResult, Report
 
 # Status is never shown by colour alone: each has a symbol and a word (the colour only repeats them).
@@ -29,12 +30,6 @@ LABEL_MEANING = {
     "bound": "an upper or lower bound",
     "vendor": "a vendor's figure, taken as given",
     "measured": "measured on real hardware",
-}
-GRADE_MEANING = {
-    "primary": "the official bytes",
-    "copy": "a third-party copy of the official file",
-    "transcription": "the text as quoted elsewhere",
-    "unarchived": "cited, no copy kept",
 }
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _HUB_PART = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
