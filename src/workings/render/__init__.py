@@ -30,14 +30,16 @@ from ..report import Report
 from .explainer import PAGE as EXPLAINER_PAGE
 from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
+from .articles import load_articles
 from .views import GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
+from .words import finalize
 
 __all__ = ["render_site", "environment"]
 
 
 def environment() -> Environment:
     env = Environment(loader=PackageLoader("workings"), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING,
                        explainer_page=None)  # the explainer's page, where the site has one: any page may link it
@@ -60,13 +62,16 @@ def render_site(report: Report, root: str | Path, out: str | Path, *, explainer:
     env.globals["explainer_page"] = EXPLAINER_PAGE if explainer is not None else None
     with Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
-        site = Site(report, snapshots)
+        articles, problems = load_articles(root, report)
+        site = Site(report, snapshots, articles)
 
         def page(name: str, template: str, depth: int, **context) -> None:
             html = env.get_template(template).render(up="../" * depth, **context)
             staging.write(name, html.encode("utf-8"))
 
-        page("index.html", "index.html", 0, **site.index())
+        page("index.html", "index.html", 0, **site.index(), article_problems=problems)
+        for article in articles:
+            page(site.article_pages[article.slug], "article.html", 1, **site.article(article))
         if explainer is not None:
             page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
         for claim in report.claims:
