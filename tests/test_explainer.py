@@ -65,6 +65,8 @@ def test_each_figure_is_its_claims_own_value_exactly(repo):
     assert by_id["deepseek-llm-67b"].per_token.value == 389_120  # a step of the 437-fold claim
     assert by_id["deepseek-llm-67b"].per_token.step == "v1_per_token"
     assert by_id["deepseek-v41-flash"].per_token.value == 890
+    weights = by_id["deepseek-llm-67b"].weights  # an estimate from the rounded "67B", and labelled so
+    assert weights.value == 134 * 10**9 and weights.label == "estimate"
     machines = {m.id: m for m in ex.machines}
     assert machines["h100"].memory.value == 80 * 2**30  # the reading, as its claim says
     assert machines["h200"].memory.value == 141 * 10**9
