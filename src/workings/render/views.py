@@ -13,6 +13,9 @@ from urllib.parse import quote, urlsplit
 from ..figures import format_exact
 from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
 from ..report import FAILING, STATUSES, ClaimResult, Report
+from ..working import expand
+from . import words
+from .articles import FIGURE_MEANING, FIGURE_SYMBOL, Article, blocks
 
 # Status is never shown by colour alone: each has a symbol and a word (the colour only repeats them).
 STATUS_SYMBOL = {"verified": "✓", "erratum": "✎", "drift": "≠", "unchecked": "?", "error": "✗"}
@@ -31,6 +34,19 @@ LABEL_MEANING = {
     "vendor": "a vendor's figure, taken as given",
     "measured": "measured on real hardware",
 }
+# Each part of a written-out working carries ``data-term``: the same expression in the walker's
+# syntax, exact, so that a test can recompute what the page shows (never used by the page itself).
+_TERM = {"×": "*", "÷": "/", "−": "-", "^": "**", "div": "//", "neg": "-"}
+
+
+def _term(value) -> str:
+    if value is None:
+        return "?"
+    number = str(value.value.numerator) if value.value.denominator == 1 else \
+        f"({value.value.numerator}/{value.value.denominator})"
+    return f"({number}*{value.unit.replace('^', '**')})" if value.unit else number
+
+
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _HUB_PART = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
 
@@ -236,7 +252,7 @@ class Site:
                 "claims": [self.claim_link(c) for c in dict.fromkeys(work.claims)]}
 
     def node(self, node) -> dict:
-        out = {"op": node.op, "paren": node.paren, "call": node.call,
+        out = {"op": node.op, "paren": node.paren, "call": node.call, "term": _TERM.get(node.op, node.op),
                "children": [self.node(c) for c in node.children],
                "claim": self.claim_link(node.claim) if node.claim else None}
         if node.leaf is not None:
@@ -247,7 +263,7 @@ class Site:
         """A leaf as shown: a literal as the record writes it, any other value in a reader's words,
         linked to where it comes from (a source key, the assumption beside a literal, a claim)."""
         if leaf.kind == "unit":
-            return {"kind": "unit", "text": leaf.name, "href": None, "index": 0}
+            return {"kind": "unit", "text": leaf.name, "href": None, "index": 0, "term": leaf.name}
         if leaf.kind == "literal":
             text = leaf.value and leaf.value.display
             # the literal as written ("1 GiB/GB"), not reduced to 1.073742; its value is the engine's
@@ -256,7 +272,8 @@ class Site:
             text = words.reader(leaf.value, exact=True)
         out = {"kind": leaf.kind, "text": text, "index": leaf.index, "name": leaf.name.replace("_", " "),
                "claim": self.claim_link(leaf.claim) if leaf.claim else None, "href": None,
-               "grade": leaf.grade, "passage": leaf.passage, "assumption": leaf.assumption, "key": leaf.key}
+               "grade": leaf.grade, "passage": leaf.passage, "assumption": leaf.assumption, "key": leaf.key,
+               "term": _term(leaf.value)}
         if leaf.kind == "source":
             out["source"] = self.source_link(leaf.source)
             anchor = self.key_anchors.get((leaf.source, leaf.key))

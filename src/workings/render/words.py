@@ -68,7 +68,12 @@ def reader(quantity: Quantity | None, *, exact: bool = False) -> str:
     if quantity is None:
         return ""
     value, unit = quantity.value, quantity.unit
-    number = format_number(value, max_places=12) if exact else format_number(value)
+    if exact:
+        number = format_number(value, max_places=12)
+    elif quantity.display and (not unit or quantity.display.endswith(" " + unit)):
+        number = quantity.display[:len(quantity.display) - len(unit)].strip()  # the engine's own (2023, not 2,023)
+    else:
+        number = format_number(value)
     if unit == "USD" or unit.startswith("USD/"):
         sign, digits = ("−", number[1:]) if number.startswith("-") else ("", number)
         rest = unit_words(unit, value)[len("$ "):] if "/" in unit else ""
