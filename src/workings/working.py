@@ -29,7 +29,8 @@ MAX_LEAVES = 60  # beyond this, input claims stay leaves (linked), so a page sta
 MAX_CLAIM_DEPTH = 12
 # Operators as a reader writes them, and how tightly each binds (for parentheses).
 SYMBOL = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.Div: "÷", ast.FloorDiv: "div", ast.Pow: "^"}
-_PRECEDENCE = {"+": 1, "−": 1, "×": 2, "÷": 2, "div": 2, "neg": 3, "^": 4, "leaf": 5, "call": 5}
+_COMPARE = {ast.Lt: "<", ast.LtE: "≤", ast.Gt: ">", ast.GtE: "≥", ast.Eq: "="}
+_PRECEDENCE = {"<": 0, "≤": 0, ">": 0, "≥": 0, "=": 0, "+": 1, "−": 1, "×": 2, "÷": 2, "div": 2, "neg": 3, "^": 4, "leaf": 5, "call": 5}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,13 +71,16 @@ class Working:
     claim: str
     tree: Node
     leaves: tuple[Leaf, ...]        # the numbered leaves, in the order they first appear
-    result: Quantity                # the engine's result
+    result: Quantity | None         # the engine's result (None for a relation: see ``holds``)
     claims: tuple[str, ...]         # the claims whose working was written out inside this one
     agrees: bool                    # the expansion, evaluated again, gives the engine's result
     complete: bool                  # every input claim was written out down to its own leaves
+    holds: bool | None = None       # a relation (``check:``): whether it holds, as the engine found
 
     def text(self) -> str:
         """The expansion as one line of plain text (for tests and a terminal)."""
+        if self.result is None:
+            return f"{format_node(self.tree)}: {'holds' if self.holds else 'does not hold'}"
         return f"{format_node(self.tree)} = {self.result.display}"
 
 
@@ -87,7 +91,7 @@ class _TooLarge(Exception):
 def expand(report: Report, claim_id: str) -> Working | None:
     """The whole working of a claim, or None where it has no steps or no result."""
     claim = report.claim(claim_id)
-    if claim is None or not claim.steps or claim.result is None:
+    if claim is None or claim.status == "error" or (claim.check is None and (not claim.steps or claim.result is None)):
         return None
     for depth in (MAX_CLAIM_DEPTH, 1, 0):
         builder = _Builder(report, depth)
@@ -97,6 +101,11 @@ def expand(report: Report, claim_id: str) -> Working | None:
             continue
         except LedgerError:
             return None
+        if claim.check is not None:  # a relation: the engine says whether it holds in a note
+            holds = any(m.kind == "note" and m.text.startswith("holds:") for m in claim.messages)
+            return Working(claim=claim.id, tree=tree, leaves=tuple(builder.leaves), result=None,
+                           claims=tuple(builder.expanded), agrees=_holds(tree) is holds,
+                           complete=builder.complete, holds=holds)
         return Working(claim=claim.id, tree=tree, leaves=tuple(builder.leaves), result=claim.result,
                        claims=tuple(builder.expanded), agrees=_agrees(tree, claim),
                        complete=builder.complete)
@@ -115,6 +124,9 @@ class _Builder:
     def claim(self, claim: ClaimResult, depth: int) -> Node:
         steps = {s.name: s.expression for s in claim.steps}
         inputs = {i.name: i for i in claim.inputs}
+        if depth == 0 and claim.check is not None:
+            tree = expr.parse(claim.check, allow_compare=True)
+            return self.node(tree.body, claim, steps, inputs, depth, set())
         return self.name(claim, claim.steps[-1].name, steps, inputs, depth, set())
 
     def name(self, claim, name, steps, inputs, depth, open_steps) -> Node:
@@ -170,6 +182,8 @@ class _Builder:
                 return _with_parens(Node(op=SYMBOL[type(op)], children=(again(left), again(right))))
             case ast.Call(func=ast.Name(id=fn), args=args):
                 return Node(op="call", call=fn, children=tuple(again(a) for a in args))
+            case ast.Compare(left=left, ops=ops, comparators=comparators) if len(ops) == 1:
+                return _with_parens(Node(op=_COMPARE[type(ops[0])], children=(again(left), again(comparators[0]))))
         raise LedgerError(f"cannot expand {type(node).__name__}")  # pragma: no cover - parse refuses it
 
 
@@ -199,6 +213,14 @@ def _agrees(tree: Node, claim: ClaimResult) -> bool:
         return False
 
 
+def _holds(tree: Node) -> bool | None:
+    env: dict[str, object] = {}
+    try:
+        return bool(expr.evaluate(ast.Expression(body=_as_ast(tree, env)), env))
+    except (LedgerError, ArithmeticError, ValueError, TypeError):
+        return None
+
+
 def _as_ast(node: Node, env: dict) -> ast.AST:
     if node.op == "leaf":
         leaf = node.leaf
@@ -214,6 +236,9 @@ def _as_ast(node: Node, env: dict) -> ast.AST:
         return ast.UnaryOp(op=ast.USub(), operand=parts[0])
     if node.op == "call":
         return ast.Call(func=ast.Name(id=node.call, ctx=ast.Load()), args=parts, keywords=[])
+    if node.op in _COMPARE.values():
+        op = next(k for k, v in _COMPARE.items() if v == node.op)
+        return ast.Compare(left=parts[0], ops=[op()], comparators=[parts[1]])
     op = next(k for k, v in SYMBOL.items() if v == node.op)
     return ast.BinOp(left=parts[0], op=op(), right=parts[1])
 

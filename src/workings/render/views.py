@@ -36,7 +36,7 @@ LABEL_MEANING = {
 }
 # Each part of a written-out working carries ``data-term``: the same expression in the walker's
 # syntax, exact, so that a test can recompute what the page shows (never used by the page itself).
-_TERM = {"×": "*", "÷": "/", "−": "-", "^": "**", "div": "//", "neg": "-"}
+_TERM = {"×": "*", "÷": "/", "−": "-", "^": "**", "div": "//", "neg": "-", "≤": "<=", "≥": ">=", "=": "=="}
 
 
 def _term(value) -> str:
@@ -247,7 +247,8 @@ class Site:
         if work is None:
             return None
         return {"tree": self.node(work.tree), "leaves": [self.leaf(leaf) for leaf in work.leaves],
-                "result": words.reader(work.result, exact=True), "exact": work.result.display,
+                "result": words.reader(work.result, exact=True) if work.result else None,
+                "holds": work.holds,
                 "agrees": work.agrees, "complete": work.complete,
                 "claims": [self.claim_link(c) for c in dict.fromkeys(work.claims)]}
 
