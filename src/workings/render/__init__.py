@@ -2,8 +2,11 @@
 
 ``render_site(report, root, out)`` formats a Report (the one verify computes) into a static site:
 
-    index.html            every claim by group, counts by status, drifted or failing claims first
-    claims/<id>.html      one page per claim: as printed, recomputed, steps, inputs, sources
+    index.html            the articles; every claim by group, counts by status, drifted or failing first
+    articles/<slug>.html  each published text (claims/<slug>/article.md), every figure marked by
+                          check-draft's result and linked to its claim (render/articles.py)
+    claims/<id>.html      one page per claim: as printed, recomputed, the whole working written out
+                          to its leaves (workings/working.py), steps, inputs, sources
     sources/<id>.html     one page per source: grade, link, snapshot (copied, with its sha256)
     snapshots/<sha256>.*  the archived bytes, so links work from file:// and offline
     explainer.html        the explainer: a model, a machine, a chat length, against the ledger's figures
