@@ -315,8 +315,11 @@ def render(root: Path, out: Path | None) -> None:
               help="What to print: a table, JSON, or GitHub annotations on the draft's lines.")
 @click.option("--set-aside", "set_aside", is_flag=True, help="Also list what was set aside (dates, names...) and why.")
 @click.option("--quiet", "-q", is_flag=True, help="In the table, show only the figures that are not backed.")
+@click.option("--published", is_flag=True,
+              help="FILE is a published text (claims/SLUG/article.md): pass when every figure is backed, an "
+                   "acknowledged erratum, or listed with a reason under not_backed in its front matter.")
 def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool,
-                quiet: bool) -> None:
+                quiet: bool, published: bool) -> None:
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
     from . import atomic
@@ -325,12 +328,22 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
 
     try:
         result = check_file(draft, _verify(root), issue=issue)
+        accounting = None
+        if published:
+            from .draft import published as published_text
+            from .draft.article import front_matter
+
+            accounting = published_text.account(result, front_matter(draft.read_text(encoding="utf-8"),
+                                                                     file=str(draft)))
     except LedgerError as exc:  # a draft's front matter that cannot be read
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     if json_path:
         atomic.write_text(json_path, to_json(result))
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
+    if accounting is not None:
+        click.echo(published_text.render(accounting), nl=False)
+        sys.exit(accounting.exit_code)
     sys.exit(result.exit_code)
 
 

@@ -298,7 +298,7 @@ class _Evaluation:
             reason = _reason(status, self.messages)
         return ClaimResult(
             id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said, label=claim.label,
-            figure=claim.figure, check=claim.check, status=status, reason=reason,
+            also_said=claim.also_said, figure=claim.figure, check=claim.check, status=status, reason=reason,
             result=_quantity(value) if value is not None else None, comparison=getattr(self, "comparison", None),
             messages=tuple(self.messages), steps=tuple(self.steps), inputs=tuple(self.inputs),
             cites=getattr(self, "cites", ()), notes=claim.notes,
@@ -350,7 +350,7 @@ def _quantity(value) -> Quantity:
 def _failed(claim: Claim, status: str, text: str, *, key: str) -> ClaimResult:
     message = Message(kind="error", text=text, file=claim.file, line=claim.line_of(key), key=key)
     return ClaimResult(id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said,
-                       label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
+                       also_said=claim.also_said, label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
                        messages=(message,))
 
 

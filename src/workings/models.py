@@ -39,7 +39,7 @@ SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 SNAPSHOT = re.compile(r"^(?P<sha>[0-9a-f]{64})\.(?P<ext>[a-z0-9]{1,8})$")
 
 CLAIM_KEYS = {"id", "said", "figure", "check", "label", "inputs", "assumptions", "compute", "round",
-              "within", "bound", "reading", "erratum", "cites", "notes", "probe"}
+              "within", "bound", "reading", "erratum", "cites", "notes", "probe", "also_said"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,6 +105,7 @@ class Claim:
     line: int
     said: str
     label: str
+    also_said: tuple[str, ...] = ()   # other sentences of the text that repeat this very figure
     figure: str | None = None
     check: str | None = None
     check_tree: ast.Expression | None = field(default=None, compare=False, repr=False)
@@ -141,6 +142,7 @@ class Claim:
             if not CLAIM_ID.fullmatch(claim_id):
                 c.problem(("id",), "expected a lower-case id of letters, digits, '-', '_', '.' and '/'")
         said = c.text(("said",), data.get("said"), max_len=2000)
+        also_said = _also_said(c, data.get("also_said"))
         label = c.choice(("label",), data.get("label"), LABELS)
         figure = check = check_tree = None
         if ("figure" in data) == ("check" in data):
@@ -204,7 +206,7 @@ class Claim:
         return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
                    check=check, check_tree=check_tree, inputs=inputs, assumptions=assumptions,
                    compute=compute, round=rounding, within=within, bound=bound, reading=reading,
-                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc,
+                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc, also_said=also_said,
                    explicit_id="id" in data), []
 
     def to_dict(self) -> dict:
@@ -364,3 +366,13 @@ def _cites(c: Checker, raw) -> tuple[str, ...]:
             continue
         out.append(text)
     return tuple(out)
+
+
+def _also_said(c: Checker, raw) -> tuple[str, ...]:
+    """``also_said``: the other sentences, as printed, where the text repeats this claim's figure."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        c.problem(("also_said",), "expected a list of sentences as printed")
+        return ()
+    return tuple(t for index, item in enumerate(raw) if (t := c.text(("also_said", index), item, max_len=2000)))

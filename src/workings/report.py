@@ -131,6 +131,7 @@ class ClaimResult:
     notes: str | None = None
     erratum: dict | None = None
     measurements: tuple = ()
+    also_said: tuple[str, ...] = ()  # other sentences repeating the figure (check-draft reads them)
 
     def to_dict(self) -> dict:
         return {
@@ -149,6 +150,7 @@ class ClaimResult:
             "uses": list(self.uses), "used_by": list(self.used_by), "sources": list(self.sources),
             "grade": self.grade, "notes": self.notes, "erratum": self.erratum,
             "measurements": [m.to_dict() for m in self.measurements],
+            "also_said": list(self.also_said),
         }
 
 

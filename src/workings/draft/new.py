@@ -45,7 +45,7 @@ def starting_records(check: DraftCheck, *, root: Path, issue: str, draft_name: s
         path = folder / f"{name}.yaml"
         printed = figure_text(figure)
         out.append(Written(path=path, line=figure.line, figure=printed,
-                           written=_create(path, record(figure, printed, draft_name))))
+                           written=_create(path, record(figure, printed, draft_name, result.same_value))))
     return out
 
 
@@ -62,7 +62,7 @@ def figure_text(figure: Figure) -> str:
     return f"{number} {figure.unit}".strip()
 
 
-def record(figure: Figure, printed: str, draft_name: str) -> str:
+def record(figure: Figure, printed: str, draft_name: str, same_value: tuple[str, ...] = ()) -> str:
     said = figure.sentence[:2000]
     lines = [f"# Starting record from {draft_name}, line {figure.line}, written by `workings new --from-draft`.",
              "# Unchecked until it has a working: inputs (source#key, or literals with assumptions) and",
@@ -78,6 +78,13 @@ def record(figure: Figure, printed: str, draft_name: str) -> str:
     if figure.upper is not None:
         note += f" Printed as a range; the figure is its low end, up to {format_exact(figure.upper)}."
     lines.append(f"notes: {_quote(note)}")
+    if same_value:
+        # Claim ids are [a-z0-9._/-] only (the loader refuses others): safe inside a comment.
+        lines += ["# Another claim holds this value in another sentence. If this figure IS that claim, delete",
+                  "# this file and tie the figure in the draft: <!-- claim: ID --> right after it. If the",
+                  "# figure is worked from it, take it as an input:",
+                  "# inputs:"]
+        lines += [f"#   same: claim:{claim_id}" for claim_id in same_value[:3]]
     return "\n".join(lines) + "\n"
 
 
