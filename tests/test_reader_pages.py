@@ -100,7 +100,8 @@ def test_an_article_page_marks_every_figure_as_check_draft_found_it(site, tmp_le
     # the erratum's correction is printed beside it, with its reason
     assert re.search(r"erratum</b>: “200 GB”: the right figure is <b class=\"num correction\">198.6 GB</b>. "
                      r"The issue rounded up; 198.6 GB is right.", page)
-    assert "no claim in the ledger states this figure" in page
+    unbacked = next(f for f in figures if f.status == "unbacked")
+    assert f"<b>unbacked</b>: “7”: {unbacked.reason}" in page  # check-draft's own reason
     assert '<a href="articles/kv.html" data-article>The cache at the full window</a>' in \
         (site / "index.html").read_text(encoding="utf-8")
 
