@@ -217,3 +217,13 @@ def test_a_second_refresh_on_a_locked_ledger_is_refused(page_ledger) -> None:
     assert result.output == ("error: another workings refresh is writing this ledger (it holds the lock on "
                              "ledger/snapshots/); run again when it has ended\n")
     assert tree(page_ledger.root) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_pipe_among_the_claims_does_not_stop_the_trial(page_ledger, web: StandInWeb) -> None:
+    """The scratch copy leaves pipes out (copying one would wait for a writer); the loader reports it."""
+    os.mkfifo(page_ledger.root / "claims/g/pipe.yaml")
+    web.page("/qwen", PAGE.replace("</p>", " It was extended in 2025.</p>"))
+    result = refresh_cli(page_ledger.root, "--timeout", "2")
+    assert result.exit_code == 0, result.output
+    assert "page: changed: " in result.output and "  archived\n" in result.output

@@ -74,8 +74,8 @@ def _value(claim: dict) -> str | None:
 
 
 def _display(claim: dict) -> str | None:
-    comparison = claim.get("comparison") or {}
-    recomputed = comparison.get("recomputed") or {}
+    comparison: dict = claim.get("comparison") or {}
+    recomputed: dict = comparison.get("recomputed") or {}
     return recomputed.get("display") or claim.get("display")
 
 
@@ -88,7 +88,7 @@ def compare(base: dict, new: dict) -> list[Move]:
         old, now = old_claims.get(claim_id), new_claims.get(claim_id)
         if old and now and old["status"] == now["status"] and _value(old) == _value(now):
             continue
-        shown = now or old
+        shown: dict = now or old or {}
         moves.append(Move(claim=claim_id,
                           old_status=old["status"] if old else "added",
                           new_status=now["status"] if now else "removed",

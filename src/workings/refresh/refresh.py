@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+import stat
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -370,6 +371,21 @@ def _moved(before, after, refreshed: set[str]) -> list[Moved]:
     return out
 
 
+def _special_files(folder: str, names: list[str]) -> set[str]:
+    """Pipes, sockets and devices: not copied (copying a pipe would wait for a writer). The loader
+    reports them in the real ledger; no claim or source can be read from one."""
+    skip = set()
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(folder, name)).st_mode
+        except OSError:
+            skip.add(name)
+            continue
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            skip.add(name)
+    return skip
+
+
 def _scratch_copy(root: Path, to: Path) -> Path:
     """A copy of the ledger to try changes on, which the loader reads exactly as it reads `root`.
 
@@ -380,7 +396,7 @@ def _scratch_copy(root: Path, to: Path) -> Path:
     """
     for folder in (CLAIMS_DIR, SOURCES_DIR, MEASUREMENTS_DIR):
         if (root / folder).is_dir():
-            shutil.copytree(root / folder, to / folder, symlinks=True)
+            shutil.copytree(root / folder, to / folder, symlinks=True, ignore=_special_files)
     (to / SNAPSHOTS_DIR).mkdir(parents=True, exist_ok=True)
     if (root / SNAPSHOTS_DIR).is_dir():
         for path in (root / SNAPSHOTS_DIR).iterdir():
