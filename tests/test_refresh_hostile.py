@@ -147,6 +147,17 @@ def test_a_100_mb_header_line_is_a_bad_answer_not_an_offline_machine(page_ledger
     assert tree(page_ledger.root) == before
 
 
+def test_a_thousand_headers_are_a_bad_answer_not_an_offline_machine(page_ledger, web: StandInWeb) -> None:
+    web.behaviour.fail("/qwen", "many-headers")
+    result = refresh_cli(page_ledger.root, "--timeout", "2")
+    assert result.exit_code == 3, result.output
+    host = web.url.split("://")[1]
+    assert result.output.startswith(
+        f"page: unreachable: {host} sent more headers than an HTTP client reads (over 100): not a usable HTTP "
+        f"answer ({web.url}/qwen)\n")
+    assert "is this machine offline" not in result.output
+
+
 KILLED = """\
 import os, signal, sys
 from pathlib import Path

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -136,6 +137,9 @@ def connection_error(error: BaseException, url: str) -> FetchError:
     text = str(error)
     if "OfflineModeIsEnabled" in names:
         return FetchError("hf-offline", HF_OFFLINE_MESSAGE)
+    if re.search(r"got more than \d+ headers", text):  # http.client's limit on the number of headers
+        return FetchError("bad-answer", f"{_host(url)} sent more headers than an HTTP client reads (over 100): "
+                                        f"not a usable HTTP answer ({url})")
     if "LineTooLong" in text or "got more than" in text or "header" in text.lower() and "too" in text.lower():
         return FetchError("bad-answer", f"{_host(url)} sent a header line over 65,536 bytes: not a usable HTTP "
                                         f"answer ({url})")
