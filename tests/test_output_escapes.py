@@ -18,6 +18,7 @@ import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -135,8 +136,23 @@ def test_any_text_is_one_safe_line_and_valid_xml(text):
     cleaned = safetext.clean(text)
     assert not safetext.UNSAFE.search(cleaned)
     assert safetext.lines([text]).count("\n") == 1
+    assert not safetext.lines([text]).lstrip().startswith("::")  # no workflow command, whatever it holds
     element = ElementTree.fromstring(f"<a b={__import__('xml.sax.saxutils').sax.saxutils.quoteattr(cleaned)}/>")
     assert element.get("b") == cleaned
     assert json.loads(safetext.json_text(json.dumps(text, ensure_ascii=False))) == text
     data = safetext.github_data(text)
     assert "\n" not in data and "\r" not in data and "##[" not in data
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("\x1b[2K\r\x1b[32m97 claims: 97 verified\x1b[0m", r"\x1b[2K\r\x1b[32m97 claims: 97 verified\x1b[0m"),
+    ("a\nb\tc\x00d\x7f\x85\x9b", r"a\nb\tc\x00d\x7f\x85\x9b"),
+    ("bidi \u202e\u2066\u200f\u061c x", r"bidi \u202e\u2066\u200f\u061c x"),
+    ("lines \u2028 \u2029 \ufeff \ud800 \uffff", r"lines \u2028 \u2029 \ufeff \ud800 \uffff"),
+    ("::error file=a::forged", r"\::error file=a::forged"),
+    ("\u3000 ::warning::forged", "\u3000 \\::warning::forged"),
+    ("text ##[add-mask]secret", r"text ##\[add-mask]secret"),
+    ("café 196,608 B/token — “quoted”", "café 196,608 B/token — “quoted”"),  # printable text is untouched
+])
+def test_each_unsafe_character_is_shown_as_an_escape(text, shown):
+    assert safetext.lines([text]) == shown + "\n"
