@@ -136,7 +136,7 @@ def test_a_hub_that_drips_its_headers_is_stopped_at_the_timeout(hub_ledger, hub:
 
 def test_a_wait_that_would_pass_the_deadline_is_not_begun(page_ledger, web: StandInWeb) -> None:
     web.behaviour.fail("/qwen", "busy")  # 503, Retry-After: 20
-    result = refresh_cli(page_ledger.root, "--timeout", "0.5", "--deadline", "2")
+    result = refresh_cli(page_ledger.root, "--timeout", "2", "--deadline", "5")
     assert web.behaviour.log == [("GET", "/qwen")]  # asked once, and no second time
     assert result.exit_code == 3, result.output
     assert result.output.startswith(
