@@ -16,7 +16,7 @@ from pathlib import Path
 from .errors import LedgerError
 
 
-def check_inside(root: str | os.PathLike, path: str | os.PathLike, *, instead: str = "") -> None:
+def check_inside(root: str | os.PathLike[str], path: str | os.PathLike[str], *, instead: str = "") -> None:
     """Refuse (LedgerError) a write to ``path``, a file or folder under ``root``, when any part of
     it below ``root`` is a symbolic link or it would land outside ``root``. ``instead`` names the
     option that writes elsewhere on purpose (an explicit path is the user's choice, not checked)."""
@@ -36,7 +36,7 @@ def check_inside(root: str | os.PathLike, path: str | os.PathLike, *, instead: s
         raise LedgerError(f"refusing to write {path}: it resolves outside the ledger's folder {root}{hint}")
 
 
-def write_bytes(path: str | os.PathLike, data: bytes) -> None:
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace ``path`` with ``data``, keeping the file's permissions (or the umask's for a new one)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -56,12 +56,12 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-def write_text(path: str | os.PathLike, text: str) -> None:
+def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write UTF-8 text with '\\n' newlines, whatever the platform."""
     write_bytes(path, text.encode("utf-8"))
 
 
-def create_text(path: str | os.PathLike, text: str) -> bool:
+def create_text(path: str | os.PathLike[str], text: str) -> bool:
     """Write ``text`` to ``path`` only if nothing is there; True when written.
 
     The complete file is linked into place, which fails if the name is taken, so a record a person

@@ -36,5 +36,5 @@ class Problem:
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"file": self.file, "line": self.line, "key": self.key, "message": self.message}

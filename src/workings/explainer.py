@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
 
 from . import units
 from .errors import LedgerError, Problem
@@ -26,8 +27,8 @@ from .figures import read_figure
 from .loader import MAX_RECORD_BYTES, read_plain_file
 from .models import CLAIM_ID, GRADES
 from .report import ClaimResult, Report
-from .validate import Checker
-from .yamlio import YamlError, load
+from .validate import Checker, KeyPath
+from .yamlio import Document, YamlError, load
 
 FILE = "ledger/explainer.yaml"
 ATTENTION = ("standard", "mla", "compressed", "hybrid")
@@ -38,6 +39,7 @@ _REF = re.compile(r"^claim:(?P<claim>" + CLAIM_ID.pattern + r")(?:#(?P<step>[A-Z
 BASE = {"per_token": ("B/token", "bytes per token"), "window": ("token", "tokens"), "bytes": ("B", "bytes"),
         "ratio": ("", "a pure number")}
 MAX_CHATS = 4096
+_Entry = TypeVar("_Entry", "Model", "Machine", "Format")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,7 +104,7 @@ class Explainer:
     models: tuple[Model, ...]
     machines: tuple[Machine, ...]
     formats: tuple[Format, ...]
-    defaults: dict
+    defaults: dict[str, Any]
     problems: tuple[Problem, ...] = ()
 
 
@@ -110,12 +112,19 @@ class Explainer:
 # The arithmetic (the page's script does the same with BigInt fractions).
 
 
+def _known(figure: Figure) -> Fraction:
+    """The figure's exact value; the arithmetic below needs one (the page shows a missing figure instead)."""
+    if figure.value is None:
+        raise ValueError(f"{figure.ref or 'a figure'} has no value in the ledger ({figure.status})")
+    return figure.value
+
+
 def per_token_bytes(model: Model, fmt: Format) -> Fraction:
     """Bytes per token of one chat's growing cache in ``fmt``: the model's figure divided by the
     format's ratio, or as it is when the model's cache is built in its own formats."""
     if model.cache_format == "as-built" or fmt.smaller_by is None:
-        return model.per_token.value
-    return model.per_token.value / fmt.smaller_by.value
+        return _known(model.per_token)
+    return _known(model.per_token) / _known(fmt.smaller_by)
 
 
 def fixed_bytes(model: Model) -> Fraction:
@@ -136,7 +145,7 @@ def tokens_that_fit(model: Model, machine: Machine, fmt: Format, chats: int) -> 
     """The longest chat (tokens, each of ``chats`` chats that long) whose cache fits beside the weights:
     floor((memory - weights - chats * fixed) / (chats * per token)). None when even no chat fits."""
     weights = model.weights.value if model.weights.value is not None else Fraction(0)
-    free = machine.memory.value - weights - chats * fixed_bytes(model)
+    free = _known(machine.memory) - weights - chats * fixed_bytes(model)
     if free < 0:
         return None
     return math.floor(free / (chats * per_token_bytes(model, fmt)))
@@ -166,7 +175,7 @@ def build(report: Report, root: str | Path) -> Explainer | None:
 
 
 class _Reader:
-    def __init__(self, doc, report: Report):
+    def __init__(self, doc: Document, report: Report):
         self.c = Checker(doc)
         self.claims = {c.id: c for c in report.claims}
 
@@ -180,18 +189,19 @@ class _Reader:
         if formats and sum(f.smaller_by is None for f in formats) != 1:
             c.problem(("formats",), "exactly one format must be the base (smaller_by: null), the format the "
                       "models' own figures are in")
-            formats = ()
+            formats = []
         defaults = self.defaults(data.get("defaults"), models, machines, formats)
         return Explainer(models=tuple(models), machines=tuple(machines), formats=tuple(formats),
                          defaults=defaults, problems=tuple(c.problems))
 
-    def entries(self, key: str, value, read) -> list:
+    def entries(self, key: str, value: object, read: Callable[[KeyPath, object], _Entry | None]) -> list[_Entry]:
         if value is None:
             return []
         if not isinstance(value, list):
             self.c.problem((key,), "expected a list of entries")
             return []
-        out, seen = [], set()
+        out: list[_Entry] = []
+        seen: set[str] = set()
         for index, item in enumerate(value):
             before = len(self.c.problems)
             entry = read((key, index), item)
@@ -203,21 +213,21 @@ class _Reader:
                 out.append(entry)
         return out
 
-    def ident(self, path, value) -> str | None:
+    def ident(self, path: KeyPath, value: object) -> str | None:
         text = self.c.text(path, value)
         if text is not None and not _ID.match(text):
             self.c.problem(path, f"ids are lower-case letters, digits, '.', '_' and '-' (at most 64); got {text!r}")
             return None
         return text
 
-    def model(self, path, value) -> Model | None:
+    def model(self, path: KeyPath, value: object) -> Model | None:
         c = self.c
         data = c.mapping(path, value, allowed={"id", "name", "attention", "cache_format", "per_token", "window",
                                                "weights", "fixed", "context", "leaves_out"},
                          required={"id", "name", "attention", "cache_format", "per_token", "window", "weights"})
         if not data:
             return None
-        fixed = []
+        fixed: list[Fixed] = []
         items = data.get("fixed") or []
         if not isinstance(items, list):
             c.problem(path + ("fixed",), "expected a list of parts that do not grow")
@@ -235,25 +245,29 @@ class _Reader:
         window = self.figure(path + ("window",), data.get("window"), "window", optional=True)
         if window.value is not None and window.value < 1:
             c.problem(path + ("window",), f"{window.ref} is not a positive number of tokens")
-        return Model(id=self.ident(path + ("id",), data.get("id")), name=c.text(path + ("name",), data.get("name")),
-                     attention=c.choice(path + ("attention",), data.get("attention"), ATTENTION),
-                     cache_format=c.choice(path + ("cache_format",), data.get("cache_format"), CACHE_FORMATS),
+        # A missing or bad id, name or choice is a problem, and `entries` drops an entry that added one:
+        # the "" below is never kept.
+        return Model(id=self.ident(path + ("id",), data.get("id")) or "",
+                     name=c.text(path + ("name",), data.get("name")) or "",
+                     attention=c.choice(path + ("attention",), data.get("attention"), ATTENTION) or "",
+                     cache_format=c.choice(path + ("cache_format",), data.get("cache_format"), CACHE_FORMATS) or "",
                      per_token=per_token, window=window,
                      weights=self.figure(path + ("weights",), data.get("weights"), "bytes", optional=True),
                      fixed=tuple(fixed), context=self.figures(path + ("context",), data.get("context")),
                      leaves_out=c.text(path + ("leaves_out",), data.get("leaves_out"), required=False))
 
-    def machine(self, path, value) -> Machine | None:
+    def machine(self, path: KeyPath, value: object) -> Machine | None:
         data = self.c.mapping(path, value, allowed={"id", "name", "memory"}, required={"id", "name", "memory"})
         if not data:
             return None
         memory = self.figure(path + ("memory",), data.get("memory"), "bytes")
         if memory.value is not None and memory.value <= 0:
             self.c.problem(path + ("memory",), f"{memory.ref} is not a positive number of bytes")
-        return Machine(id=self.ident(path + ("id",), data.get("id")), name=self.c.text(path + ("name",), data.get("name")),
+        return Machine(id=self.ident(path + ("id",), data.get("id")) or "",  # "": dropped, as in model()
+                       name=self.c.text(path + ("name",), data.get("name")) or "",
                        memory=memory)
 
-    def format(self, path, value) -> Format | None:
+    def format(self, path: KeyPath, value: object) -> Format | None:
         data = self.c.mapping(path, value, allowed={"id", "name", "smaller_by", "basis"},
                               required={"id", "name", "smaller_by"})
         if not data:
@@ -266,12 +280,14 @@ class _Reader:
         basis = None
         if data.get("basis") is not None:
             basis = self.figure(path + ("basis",), data.get("basis"), None)
-        return Format(id=self.ident(path + ("id",), data.get("id")), name=self.c.text(path + ("name",), data.get("name")),
+        return Format(id=self.ident(path + ("id",), data.get("id")) or "",  # "": dropped, as in model()
+                      name=self.c.text(path + ("name",), data.get("name")) or "",
                       smaller_by=smaller, basis=basis)
 
-    def defaults(self, value, models, machines, formats) -> dict:
+    def defaults(self, value: object, models: list[Model], machines: list[Machine],
+                 formats: list[Format]) -> dict[str, Any]:
         c = self.c
-        out = {"model": models[0].id if models else None, "machine": machines[0].id if machines else None,
+        out: dict[str, Any] = {"model": models[0].id if models else None, "machine": machines[0].id if machines else None,
                "format": next((f.id for f in formats if f.smaller_by is None), None), "chats": 1, "length": 1000}
         if value is None:
             return out
@@ -291,7 +307,7 @@ class _Reader:
                     out[key] = number
         return out
 
-    def figures(self, path, value) -> tuple[Figure, ...]:
+    def figures(self, path: KeyPath, value: object) -> tuple[Figure, ...]:
         if value is None:
             return ()
         if not isinstance(value, list):
@@ -299,7 +315,7 @@ class _Reader:
             return ()
         return tuple(self.figure(path + (i,), item, None) for i, item in enumerate(value))
 
-    def figure(self, path, value, kind: str | None, *, optional: bool = False) -> Figure:
+    def figure(self, path: KeyPath, value: object, kind: str | None, *, optional: bool = False) -> Figure:
         """Resolve ``claim:<id>`` or ``claim:<id>#<step>``; ``kind`` names the unit it must convert to
         (None: any, shown as the ledger displays it)."""
         c = self.c
@@ -308,7 +324,7 @@ class _Reader:
                 c.problem(path, "expected claim:<id>; null is allowed only for a figure the ledger may lack")
             return Figure(ref=None)
         match = _REF.match(value) if isinstance(value, str) else None
-        if not match:
+        if not isinstance(value, str) or not match:
             c.problem(path, f"expected claim:<id> or claim:<id>#<step>; got {value!r}")
             return Figure(ref=None)
         claim: ClaimResult | None = self.claims.get(match.group("claim"))
@@ -324,31 +340,31 @@ class _Reader:
                           f"{', '.join(s.name for s in claim.steps) or 'none'})")
                 return Figure(ref=value)
             quantity = found.result
-        base = {"ref": value, "claim": claim.id, "step": step, "status": claim.status, "grade": claim.grade,
-                "label": claim.label}
+        base = Figure(ref=value, claim=claim.id, step=step, status=claim.status, grade=claim.grade,
+                      label=claim.label)
         value_unit = None
         if quantity is not None:
             value_unit = (quantity.value, quantity.unit)
-            base["display"] = quantity.display
+            base = replace(base, display=quantity.display)
         elif claim.status == "unchecked" and claim.figure and not step:
             try:  # nothing recomputes it: the figure as printed, flagged as such
                 printed = read_figure(claim.figure)
                 value_unit, printed_only = (printed.value, printed.unit), True
-                base["display"] = claim.figure
+                base = replace(base, display=claim.figure)
             except LedgerError:
                 value_unit = None
         if kind is None or value_unit is None:
-            return Figure(**base, printed_only=printed_only)
+            return replace(base, printed_only=printed_only)
         unit, words = BASE[kind]
         try:
             exact = units.convert(units.quantity(*value_unit), unit)
         except LedgerError:
             c.problem(path, f"{value} is {value_unit[1] or 'a pure number'}; expected {words}")
             return Figure(ref=value)
-        return Figure(**base, value=exact, unit=unit, printed_only=printed_only)
+        return replace(base, value=exact, unit=unit, printed_only=printed_only)
 
 
-def weakest(figures) -> dict:
+def weakest(figures: Iterable[Figure]) -> dict[str, Any]:
     """The least certain grade among the figures that name a claim, and how many are unchecked or missing."""
     graded = [f.grade for f in figures if f.grade in GRADES]
     return {"grade": max(graded, key=GRADES.index) if graded else None,

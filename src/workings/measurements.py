@@ -16,12 +16,16 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from . import atomic
 from .errors import LedgerError, Problem
 from .yamlio import Document, YamlError, load
+
+if TYPE_CHECKING:
+    from .report import ClaimResult
 
 FORMAT = 1  # version history: 1 (first format)
 MEASUREMENTS_DIR = "ledger/measurements"
@@ -53,12 +57,20 @@ def _fraction(text: object, key: str) -> Fraction:
     return Fraction(str(text))
 
 
-def _text(data: dict, key: str, where: str, optional: bool = False) -> str | None:
+def _optional_text(data: dict[str, Any], key: str, where: str) -> str | None:
+    return None if data.get(key) is None else _text(data, key, where)
+
+
+def _text(data: dict[str, Any], key: str, where: str) -> str:
     value = data.get(key)
-    if value is None and optional:
-        return None
     if not isinstance(value, str) or not value:
         raise MeasurementError(f"{where}{key}", f"expected text, got {value!r} (quote numbers and booleans)")
+    return value
+
+
+def _positive_int(value: object, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise MeasurementError(key, f"expected a positive integer, got {value!r}")
     return value
 
 
@@ -66,7 +78,7 @@ def _format_fraction(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def _check_keys(data: object, allowed: set[str], where: str) -> dict:
+def _check_keys(data: object, allowed: set[str], where: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise MeasurementError(where.rstrip("."), f"expected a mapping, got {type(data).__name__}")
     for key in data:
@@ -90,7 +102,7 @@ class Value:
             raise MeasurementError(f"{where}.unit", f"expected text, got {unit!r}")
         return cls(value=_fraction(data.get("value"), f"{where}.value"), unit=unit)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"value": _format_fraction(self.value), "unit": self.unit}
 
     def __str__(self) -> str:
@@ -114,8 +126,7 @@ class Device:
         if self.allocator not in ALLOCATORS[self.type]:
             raise MeasurementError("device.allocator", f"a {self.type} measurement uses allocator "
                                    f"{' or '.join(ALLOCATORS[self.type])}, not {self.allocator!r}")
-        if isinstance(self.memory_bytes, bool) or not isinstance(self.memory_bytes, int) or self.memory_bytes < 1:
-            raise MeasurementError("device.memory_bytes", f"expected a positive integer, got {self.memory_bytes!r}")
+        _positive_int(self.memory_bytes, "device.memory_bytes")
 
     @property
     def is_gpu(self) -> bool:
@@ -137,9 +148,9 @@ class Device:
     def from_dict(cls, data: object) -> "Device":
         data = _check_keys(data, {"type", "name", "memory_bytes", "allocator"}, "device.")
         return cls(type=_text(data, "type", "device."), name=_text(data, "name", "device."),
-                   memory_bytes=data.get("memory_bytes"), allocator=_text(data, "allocator", "device."))
+                   memory_bytes=_positive_int(data.get("memory_bytes"), "device.memory_bytes"), allocator=_text(data, "allocator", "device."))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "name": self.name, "memory_bytes": self.memory_bytes, "allocator": self.allocator}
 
 
@@ -154,10 +165,10 @@ class Software:
     def from_dict(cls, data: object) -> "Software":
         data = _check_keys(data, {"torch", "python", "cuda", "driver"}, "software.")
         return cls(torch=_text(data, "torch", "software."), python=_text(data, "python", "software."),
-                   cuda=_text(data, "cuda", "software.", optional=True),
-                   driver=_text(data, "driver", "software.", optional=True))
+                   cuda=_optional_text(data, "cuda", "software."),
+                   driver=_optional_text(data, "driver", "software."))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"torch": self.torch, "python": self.python, "cuda": self.cuda, "driver": self.driver}
 
 
@@ -183,8 +194,8 @@ class Measurement:
     software: Software
     command: str
     date: str
-    samples: tuple[dict, ...]
-    details: dict = field(default_factory=dict)
+    samples: tuple[dict[str, Any], ...]
+    details: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.probe not in PROBES:
@@ -256,7 +267,7 @@ class Measurement:
             command=_text(data, "command", ""), date=_text(data, "date", ""),
             samples=tuple(samples), details=details)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT, "claim": self.claim, "probe": self.probe, "measures": self.measures,
             "result": self.result.to_dict(), "estimate": self.estimate.to_dict(), "relation": self.relation,
@@ -284,15 +295,15 @@ class Beside:
     stale: str | None  # set when the claim now computes a different estimate than the probe compared with
     date: str
     command: str
-    software: dict
+    software: dict[str, Any]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in (
             "file", "probe", "measures", "device_type", "device", "is_gpu", "result", "estimate", "relation",
             "holds", "agreement", "stale", "date", "command", "software")}
 
 
-def beside(measurement: Measurement, claim_result=None) -> Beside:
+def beside(measurement: Measurement, claim_result: ClaimResult | None = None) -> Beside:
     """The view of ``measurement`` for a report; ``claim_result`` (a report ClaimResult) checks staleness.
 
     A fit's estimate is the bound for the device it ran on, which the claim (written for another

@@ -11,6 +11,8 @@ A move is written ``OLD->NEW`` with statuses, ``added`` or ``removed``; ``*`` st
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,13 +47,13 @@ class Move:
         """"status" when the status changed, else "value" (same status, another recomputed value)."""
         return "status" if self.old_status != self.new_status else "value"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"claim": self.claim, "old_status": self.old_status, "new_status": self.new_status,
                 "old_value": self.old_value, "new_value": self.new_value, "figure": self.figure,
                 "file": self.file, "line": self.line, "move": self.arrow}
 
 
-def load_report(path: Path) -> dict:
+def load_report(path: Path) -> dict[str, Any]:
     """A report written by ``workings verify --json``; any other file is a LedgerError naming it."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -67,20 +69,20 @@ def load_report(path: Path) -> dict:
     return data
 
 
-def _value(claim: dict) -> str | None:
+def _value(claim: dict[str, Any]) -> str | None:
     """The value that decides whether a claim moved: the exact recomputed value with its unit."""
     if claim.get("exact") is None:
         return None
     return f"{claim['exact']} {claim.get('unit') or ''}".strip()
 
 
-def _display(claim: dict) -> str | None:
-    comparison: dict = claim.get("comparison") or {}
-    recomputed: dict = comparison.get("recomputed") or {}
+def _display(claim: dict[str, Any]) -> str | None:
+    comparison: dict[str, Any] = claim.get("comparison") or {}
+    recomputed: dict[str, Any] = comparison.get("recomputed") or {}
     return recomputed.get("display") or claim.get("display")
 
 
-def compare(base: dict, new: dict) -> list[Move]:
+def compare(base: dict[str, Any], new: dict[str, Any]) -> list[Move]:
     """Every claim whose status or recomputed value differs, in claim-id order."""
     old_claims = {c["id"]: c for c in base["claims"]}
     new_claims = {c["id"]: c for c in new["claims"]}
@@ -89,7 +91,7 @@ def compare(base: dict, new: dict) -> list[Move]:
         old, now = old_claims.get(claim_id), new_claims.get(claim_id)
         if old and now and old["status"] == now["status"] and _value(old) == _value(now):
             continue
-        shown: dict = now or old or {}
+        shown: dict[str, Any] = now or old or {}
         moves.append(Move(claim=claim_id,
                           old_status=old["status"] if old else "added",
                           new_status=now["status"] if now else "removed",

@@ -12,7 +12,7 @@ import json
 from xml.sax.saxutils import escape, quoteattr
 
 from . import safetext
-from .report import FAILING, Report
+from .report import FAILING, ClaimResult, Message, Report
 
 SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked": "unchecked", "error": "ERROR"}
 
@@ -23,7 +23,7 @@ def to_json(report: Report) -> str:
     (json's indent= switches to the pure-Python encoder, several times slower on 10,000 claims.)"""
     data = report.to_dict()
 
-    def dump(value) -> str:
+    def dump(value: object) -> str:
         return safetext.json_text(json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
 
     lines = ["{"]
@@ -68,7 +68,7 @@ def table(report: Report, *, only_failing: bool = False) -> str:
     return safetext.lines(lines)
 
 
-def _places(claim) -> list[str]:
+def _places(claim: ClaimResult) -> list[str]:
     """Each message that explains a failing claim, as ``file:line: key: text``."""
     shown = [m for m in claim.messages if m.kind in ("error", "drift", "erratum", "ambiguous")]
     if not shown:
@@ -93,7 +93,7 @@ def junit(report: Report) -> str:
     as character references, and one of them in a key would make a CI reporter drop the whole file."""
     s = report.summary
 
-    def attr(value) -> str:
+    def attr(value: object) -> str:
         return quoteattr(safetext.clean(value))
 
     out = ['<?xml version="1.0" encoding="utf-8"?>',
@@ -115,7 +115,7 @@ def junit(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-def root_first(report: Report) -> list:
+def root_first(report: Report) -> list[ClaimResult]:
     """The failing and erratum claims, each claim whose own record or inputs went wrong (no failing
     claim upstream of it) before the claims that fail only because one they use does; then by id.
     GitHub shows the first 10 error annotations of a step: the cause must be among them."""
@@ -138,11 +138,11 @@ def root_first(report: Report) -> list:
     return sorted(shown, key=lambda c: (c.status not in FAILING, depth.get(c.id, 0), c.id))
 
 
-def _shown_messages(claim) -> list:
+def _shown_messages(claim: ClaimResult) -> list[Message]:
     return [m for m in claim.messages if m.kind in ("error", "drift", "ambiguous", "erratum")]
 
 
-def place(claim) -> tuple[str, int]:
+def place(claim: ClaimResult) -> tuple[str, int]:
     """Where a claim's first annotation points: the file and line of its first shown message."""
     first = next(iter(_shown_messages(claim)), None)
     if first is None:

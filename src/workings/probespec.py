@@ -11,6 +11,8 @@ names where its number comes from, so the probe builds exactly what the claim co
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass
 
@@ -138,8 +140,8 @@ class ProbeSpec:
             spec["tokens"] = tuple(tokens)
         return cls(**spec)
 
-    def to_dict(self) -> dict:
-        out: dict = {"kind": self.kind, "layers": _plain(self.layers), "kv_heads": _plain(self.kv_heads),
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "layers": _plain(self.layers), "kv_heads": _plain(self.kv_heads),
                      "head_dim": _plain(self.head_dim), "dtype": self.dtype}
         if self.heads is not None:
             out["heads"] = _plain(self.heads)
@@ -154,11 +156,11 @@ class ProbeSpec:
         return out
 
 
-def _plain(ref: Ref | None):
+def _plain(ref: Ref | None) -> int | str:
     return ref.literal if ref is not None and ref.literal is not None else str(ref)
 
 
-def _quant(data: dict) -> dict:
+def _quant(data: dict[str, Any]) -> dict[str, Any]:
     fmt = data.get("format")
     if fmt not in QUANT_FORMATS:
         raise ProbeSpecError("format", f"expected one of {', '.join(QUANT_FORMATS)}, got {fmt!r}")

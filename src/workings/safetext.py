@@ -50,7 +50,7 @@ _WORKFLOW_START = re.compile(r"^(\s*):(?=:)")
 _WORKFLOW_LEGACY = "##["
 
 
-def _escape(match: re.Match) -> str:
+def _escape(match: re.Match[str]) -> str:
     char = match.group()
     named = _NAMED.get(char)
     if named:

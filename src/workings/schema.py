@@ -13,6 +13,8 @@ Each schema has a stable ``$id`` (``SCHEMA_BASE`` + name): an identifier, not a 
 
 from __future__ import annotations
 
+from typing import Any
+
 from .measurements import DEVICE_TYPES, PROBES, RELATIONS
 from .measurements import FORMAT as MEASUREMENT_FORMAT
 from .models import BOUNDS, CLAIM_ID, CLAIM_KEYS, GRADES, LABELS, ROUNDING
@@ -31,19 +33,19 @@ _NAME = {"pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"}
 _FIGURE_PATTERN = r"^\s*[-+−]?([0-9]|\.[0-9])"
 
 
-def _text(description: str | None = None, **extra) -> dict:
+def _text(description: str | None = None, **extra: Any) -> dict[str, Any]:
     out = {**_TEXT, **extra}
     if description:
         out["description"] = description
     return out
 
 
-def _document(kind: str, title: str, body: dict) -> dict:
+def _document(kind: str, title: str, body: dict[str, Any]) -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{SCHEMA_BASE}{kind}.json",
             "title": title, **body}
 
 
-def claim_schema() -> dict:
+def claim_schema() -> dict[str, Any]:
     properties = {
         "id": _text("Defaults to the path under claims/.", pattern=f"^{CLAIM_ID.pattern}$"),
         "said": _text("The sentence as printed (a short quote)."),
@@ -81,7 +83,7 @@ def claim_schema() -> dict:
     })
 
 
-def source_schema() -> dict:
+def source_schema() -> dict[str, Any]:
     properties = {
         "title": _text("What the source is, as a reader would name it."),
         "publisher": _text(),
@@ -120,7 +122,7 @@ def source_schema() -> dict:
     })
 
 
-def measurement_schema() -> dict:
+def measurement_schema() -> dict[str, Any]:
     value = {"type": "object", "required": ["value", "unit"], "additionalProperties": False,
              "properties": {"value": {"type": ["string", "integer"], "pattern": "^-?[0-9]{1,200}(/[1-9][0-9]{0,199})?$"},
                             "unit": {"type": "string"}}}
@@ -152,7 +154,7 @@ def measurement_schema() -> dict:
     })
 
 
-def schema_for(kind: str) -> dict:
+def schema_for(kind: str) -> dict[str, Any]:
     return {"claim": claim_schema, "source": source_schema, "measurement": measurement_schema}[kind]()
 
 

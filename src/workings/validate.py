@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
+from typing import Any
+
 from .errors import Problem
 from .yamlio import Document
+
+# where a value sits in a document: keys and list indexes from the top
+KeyPath = tuple[str | int, ...]
 
 _YAML11_HINT = " (YAML read it as {kind}; put the value in quotes)"
 
@@ -14,13 +20,13 @@ class Checker:
     def __init__(self, doc: Document):
         self.doc = doc
         self.problems: list[Problem] = []
-        self.missing: set[tuple] = set()  # required keys already reported as missing
+        self.missing: set[KeyPath] = set()  # required keys already reported as missing
 
-    def problem(self, path: tuple, message: str) -> None:
+    def problem(self, path: KeyPath, message: str) -> None:
         key = ".".join(str(p) for p in path)
         self.problems.append(Problem(file=self.doc.file, line=self.doc.line(*path), key=key, message=message))
 
-    def mapping(self, path: tuple, value, *, allowed: set[str], required: set[str] = frozenset()) -> dict:
+    def mapping(self, path: KeyPath, value: object, *, allowed: Set[str], required: Set[str] = frozenset()) -> dict[str, Any]:
         if not isinstance(value, dict):
             what = "an empty value" if value is None else f"a {type(value).__name__}"
             self.problem(path, f"expected a mapping of keys, got {what}")
@@ -38,7 +44,7 @@ class Checker:
             self.missing.add(path + (key,))
         return {k: v for k, v in value.items() if isinstance(k, str) and k in allowed}
 
-    def text(self, path: tuple, value, *, required: bool = True, max_len: int = 10_000) -> str | None:
+    def text(self, path: KeyPath, value: object, *, required: bool = True, max_len: int = 10_000) -> str | None:
         if value is None:
             if required and path not in self.missing:
                 self.problem(path, "expected text, got nothing")
@@ -55,14 +61,14 @@ class Checker:
             return None
         return value
 
-    def choice(self, path: tuple, value, options: tuple[str, ...], *, required: bool = True) -> str | None:
+    def choice(self, path: KeyPath, value: object, options: tuple[str, ...], *, required: bool = True) -> str | None:
         text = self.text(path, value, required=required)
         if text is not None and text not in options:
             self.problem(path, f"expected one of {', '.join(options)}; got {text!r}")
             return None
         return text
 
-    def url(self, path: tuple, value, *, required: bool = False) -> str | None:
+    def url(self, path: KeyPath, value: object, *, required: bool = False) -> str | None:
         text = self.text(path, value, required=required)
         if text is not None and not is_http_url(text):
             self.problem(path, f"expected an http(s) URL; got {text!r}")

@@ -9,14 +9,14 @@ is reported separately instead of hidden in the result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 import torch
 
 from .shapes import KVShape
 
 
-def storage_bytes(tensors) -> int:
+def storage_bytes(tensors: Iterable[torch.Tensor]) -> int:
     """Bytes of the distinct storages behind ``tensors`` (a view is not counted twice)."""
     seen: dict[tuple[str, int], int] = {}
     for t in tensors:
@@ -28,13 +28,13 @@ def storage_bytes(tensors) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class Allocation:
-    tensors: tuple
+    tensors: tuple[torch.Tensor, ...]
     requested: int  # bytes of the storages asked for
     measured: int  # cpu/meta: the same storage bytes; cuda: the memory_allocated delta
     reserved: int | None = None  # cuda: the memory_reserved delta (whole segments the allocator took)
 
 
-def allocate(dev: torch.device, build: Callable[[], list]) -> Allocation:
+def allocate(dev: torch.device, build: Callable[[], list[torch.Tensor]]) -> Allocation:
     """Run ``build`` on ``dev`` and count the bytes it allocated and still holds."""
     if dev.type == "cuda":
         torch.cuda.synchronize(dev)
@@ -49,7 +49,7 @@ def allocate(dev: torch.device, build: Callable[[], list]) -> Allocation:
     return Allocation(tensors=tensors, requested=requested, measured=requested)
 
 
-def kv_cache(shape: KVShape, tokens: int, dev: torch.device, *, fill: bool = True) -> list:
+def kv_cache(shape: KVShape, tokens: int, dev: torch.device, *, fill: bool = True) -> list[torch.Tensor]:
     """Per layer, one key and one value tensor ``[batch, kv_heads, tokens, head_dim]``.
 
     ``fill`` draws normal values in place (no temporary); without it the memory is left

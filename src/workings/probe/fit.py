@@ -29,7 +29,7 @@ class Trial:
     tokens: int
     fits: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"tokens": self.tokens, "fits": self.fits}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Sequence
 
 import torch
@@ -29,8 +30,8 @@ class KVSample:
     def rounding(self) -> int:
         return self.measured - self.requested
 
-    def to_dict(self) -> dict:
-        out = {"tokens": self.tokens, "requested_bytes": self.requested, "measured_bytes": self.measured,
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"tokens": self.tokens, "requested_bytes": self.requested, "measured_bytes": self.measured,
                "rounding_bytes": self.rounding}
         if self.reserved is not None:
             out["reserved_bytes"] = self.reserved
@@ -47,7 +48,7 @@ class KVBytesResult:
     decode_heads: int  # query heads of the decode step run over the cache
 
     @property
-    def per_token(self):
+    def per_token(self) -> Fraction:
         return self.fit.per_token
 
 

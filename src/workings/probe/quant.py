@@ -92,7 +92,7 @@ def to_fp8(x: torch.Tensor) -> torch.Tensor:
     return x.float().clamp(-FP8_MAX, FP8_MAX).to(FP8)
 
 
-def _relative_error(original: Sequence, restored: Sequence) -> float:
+def _relative_error(original: Sequence[torch.Tensor], restored: Sequence[torch.Tensor]) -> float:
     """Largest |error| over largest |value|, across the cache: a sanity check that values survive."""
     worst = max(float((o.float() - r.float()).abs().max()) for o, r in zip(original, restored))
     scale = max(float(o.float().abs().max()) for o in original)

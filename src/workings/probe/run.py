@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -23,6 +24,7 @@ from ..errors import LedgerError
 from ..report import InputResult, StepResult
 from ..loader import load_ledger
 from ..measurements import Measurement, Value, write
+from ..models import Claim
 from . import device as devinfo
 from .fit import probe_fit
 from .kv import probe_kv_bytes
@@ -44,20 +46,20 @@ class _Claims:
         self.ledger = load_ledger(root)
         self.report = evaluate_ledger(self.ledger)
 
-    def claim(self, claim_id: str):
-        claim = self.ledger.claims.get(claim_id)
+    def claim(self, claim_id: str) -> Claim:
+        claim: Claim | None = self.ledger.claims.get(claim_id)
         if claim is None:
             bad = next((b for b in self.ledger.bad_claims if b.id == claim_id), None)
             raise ProbeError(f"claim {claim_id!r}: " + (f"its record is invalid ({bad.problems[0]})" if bad and bad.problems
                                                           else "no such claim"))
         return claim
 
-    def values(self, claim_id: str) -> dict:
+    def values(self, claim_id: str) -> dict[str, Any]:
         result = self.report.claim(claim_id)
         if result is None or result.status in ("error", "unchecked") or result.result is None:
             why = result.reason if result is not None else "not evaluated"
             raise ProbeError(f"claim {claim_id!r} has no recomputed value to measure against ({why})")
-        out = {}
+        out: dict[str, Any] = {}
         items: list[InputResult | StepResult] = [*result.inputs, *result.steps]
         for item in items:
             if item.result is not None:
@@ -87,14 +89,14 @@ def _shape(claims: _Claims, claim_id: str, spec: ProbeSpec) -> KVShape:
         raise ProbeError(f"claim {claim_id!r}: probe: {exc}") from None
 
 
-def _measured_step(claim, spec: ProbeSpec) -> str:
+def _measured_step(claim: Claim, spec: ProbeSpec) -> str:
     name = spec.measures or claim.compute[-1].name
     if name not in {s.name for s in claim.compute}:
         raise ProbeError(f"claim {claim.id!r}: probe.measures: no step {name!r}")
     return name
 
 
-def _bound_for_memory(claim, values: dict, memory_input: str, memory_bytes: int, step: str) -> Fraction:
+def _bound_for_memory(claim: Claim, values: dict[str, Any], memory_input: str, memory_bytes: int, step: str) -> Fraction:
     """The claim's own steps, recomputed with its memory input set to ``memory_bytes``."""
     if memory_input not in {i.name for i in claim.inputs}:
         raise ProbeError(f"claim {claim.id!r}: probe.memory: no input {memory_input!r}")
@@ -112,7 +114,7 @@ _KV_NAMES = ("layers", "kv_heads", "head_dim")
 _DTYPE_BY_BYTES = {2: "bfloat16", 4: "float32"}
 
 
-def _spec(claim, claims: _Claims) -> ProbeSpec:
+def _spec(claim: Claim, claims: _Claims) -> ProbeSpec:
     """The claim's ``probe:``, or, without one, kv-bytes for a standard-attention per-token claim."""
     if claim.probe:
         try:
@@ -137,7 +139,7 @@ def _spec(claim, claims: _Claims) -> ProbeSpec:
                      f"head_dim and value_bytes that kv-bytes could measure ({claim.file}; see docs/format.md)")
 
 
-def _probeable(claim, claims: _Claims) -> bool:
+def _probeable(claim: Claim, claims: _Claims) -> bool:
     if claim.probe:
         return True
     try:
@@ -162,6 +164,8 @@ def probe_claim(root: Path, claim_id: str, *, device: str = "cpu", budget: int |
     step = _measured_step(claim, spec)
     torch.manual_seed(0)  # the values in the cache do not change a byte count; fix them anyway
     allocator, relation, tolerance = None, "equal", Fraction(0)
+    samples: list[dict[str, object]]
+    details: dict[str, object]
     if spec.kind == "kv-bytes":
         kv_result = probe_kv_bytes(shape, dev, spec.tokens or None)
         measured, unit = kv_result.per_token, "B/token"
@@ -224,7 +228,7 @@ def default_command(claim_id: str, root: Path, device: str, budget: int | None) 
     return " ".join(parts)
 
 
-def probe_claims(root: Path, claim_ids: list[str], **options) -> list[Outcome | ProbeError]:
+def probe_claims(root: Path, claim_ids: list[str], **options: Any) -> list[Outcome | ProbeError]:
     """Probe each of ``claim_ids``, or, when none are named, every claim with a ``probe:`` key.
 
     One claim that cannot be probed does not stop the others: its place in the list holds the error.
