@@ -13,9 +13,13 @@ from urllib.parse import quote, urlsplit
 from ..figures import format_exact
 from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
 from ..report import FAILING, STATUSES, ClaimResult, Report
+from .. import report as _report
 from ..working import expand
 from . import words
 from .articles import FIGURE_MEANING, FIGURE_SYMBOL, Article, blocks
+
+# What a claim's value is computed from (the Report's ``basis``), where the engine computes one.
+BASIS_MEANING = getattr(_report, "BASIS_MEANING", {})
 
 # Status is never shown by colour alone: each has a symbol and a word (the colour only repeats them).
 STATUS_SYMBOL = {"verified": "✓", "erratum": "✎", "drift": "≠", "unchecked": "?", "error": "✗"}
@@ -177,6 +181,7 @@ class Site:
             "title": words.title(claim), "short_title": words.short(words.title(claim)["text"], 80),
             "working": self.working(claim), "printed_in": self.printed_in.get(claim.id, []),
             "basis": getattr(claim, "basis", None),
+            "basis_note": BASIS_MEANING.get(getattr(claim, "basis", None) or "", ""),
             "inputs": [self.input(i) for i in claim.inputs],
             "steps": [{"name": s.name, "expression": s.expression, "line": s.line,
                        "display": s.result.display if s.result else None,
