@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from . import expr, units
 from .compare import compare_figure
@@ -18,9 +19,12 @@ from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number
 from .loader import Ledger
-from .models import GRADES, Claim
+from .models import GRADES, Claim, Erratum
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
 from .sources import number_value
+
+if TYPE_CHECKING:
+    from .measurements import Beside
 
 
 def evaluate_ledger(ledger: Ledger) -> Report:
@@ -103,7 +107,7 @@ def _order(claims: dict) -> tuple[list[str], dict[str, str]]:
 
 
 def _deps(claim: Claim, claims: dict) -> list[str]:
-    return sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim in claims})
+    return sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None and i.claim in claims})
 
 
 class _Evaluation:
@@ -243,6 +247,7 @@ class _Evaluation:
         self.where = ("check",) if claim.check is not None else ("figure",)
         if claim.check is not None:
             return self.check(env, value)
+        assert claim.figure is not None  # a record has exactly one of figure and check (models.Claim)
         try:
             outcome = compare_figure(claim.figure, value, rounding=claim.round, within=claim.within,
                                      bound=claim.bound, reading=claim.reading)
@@ -254,15 +259,15 @@ class _Evaluation:
             self.problem(m.kind, m.text, "figure")
         status = outcome.status
         if status == "drift" and claim.erratum is not None:
-            status = self.erratum(value)
+            status = self.erratum(claim.erratum, value)
         elif claim.erratum is not None:
             self.problem("note", "an erratum is recorded, but the figure holds as printed", "erratum")
         if self.status == "drift":
             status = "drift"
         return self.finish(status, value), value
 
-    def erratum(self, value) -> str:
-        acknowledged = self.claim.erratum.recomputed
+    def erratum(self, erratum: Erratum, value) -> str:
+        acknowledged = erratum.recomputed
         self.where = ("erratum", "recomputed")
         try:
             outcome = compare_figure(acknowledged, value)
@@ -274,16 +279,18 @@ class _Evaluation:
             self.messages = [replace(m, kind="note") if m.kind == "drift" else m for m in self.messages]
             printed = self.claim.figure or self.claim.check
             self.problem("erratum", f"wrong as printed ({printed}; recomputed {acknowledged}): "
-                         f"{self.claim.erratum.reason}", "erratum")
+                         f"{erratum.reason}", "erratum")
             return "erratum"
         self.problem("drift", f"the erratum acknowledged {acknowledged}, but the recomputed value is now "
                      f"{outcome.comparison.recomputed.display}", "erratum", "recomputed")
         return "drift"
 
     def check(self, env, value) -> tuple[ClaimResult, object]:
+        check, tree = self.claim.check, self.claim.check_tree
+        assert check is not None and tree is not None  # models.Claim parses a check when it reads one
         try:
-            ok = expr.evaluate(self.claim.check_tree, env)
-            sides = [expr.evaluate(expr.parse(part), env) for part in _sides(self.claim.check)]
+            ok = expr.evaluate(tree, env)
+            sides = [expr.evaluate(expr.parse(part), env) for part in _sides(check)]
         except LedgerError as exc:
             self.problem("error", f"check: {exc}", "check")
             return self.finish("error", value), value
@@ -296,7 +303,7 @@ class _Evaluation:
         elif self.claim.erratum is not None and value is not None:
             # acknowledged: it stays an erratum only while the last step keeps the acknowledged value
             self.messages.append(Message(kind="note", text=f"the relation does not hold: {shown}"))
-            status = self.erratum(value)
+            status = self.erratum(self.claim.erratum, value)
         else:
             self.problem("drift", f"the relation does not hold: {shown}", "check")
             status = "drift"
@@ -315,7 +322,7 @@ class _Evaluation:
             messages=tuple(self.messages), steps=tuple(self.steps), inputs=tuple(self.inputs),
             cites=getattr(self, "cites", ()), notes=claim.notes,
             erratum={"reason": claim.erratum.reason, "recomputed": claim.erratum.recomputed} if claim.erratum else None,
-            uses=tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim"})))
+            uses=tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None})))
 
 
 def _lookup_safetensors(data: dict, key: str) -> Fraction:
@@ -342,6 +349,8 @@ def _sides(check: str) -> list[str]:
     import ast
 
     tree = expr.parse(check, allow_compare=True).body
+    if not isinstance(tree, ast.Compare):
+        raise LedgerError(f"check: expected a comparison such as 'a > b + c', got {check!r}")
     return [ast.unparse(n) for n in (tree.left, *tree.comparators)]
 
 
@@ -370,7 +379,7 @@ def _with_links(result: ClaimResult, ledger: Ledger, sources: frozenset, used_by
                 measured) -> ClaimResult:
     grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
     grade = max(grades, key=GRADES.index) if grades else None
-    measurements = ()
+    measurements: tuple[Beside, ...] = ()
     if measured:
         from .measurements import beside  # no torch: the record and its comparison only
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import math
 import operator
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 from fractions import Fraction
 
 import pint
@@ -52,7 +53,7 @@ def _apply_whole(x, fn):
     return Fraction(fn(Fraction(x)))
 
 
-CALLS = {"min": min, "max": max, "floor": _floor, "ceil": _ceil, "round": _round, "abs": abs}
+CALLS: dict[str, Callable[..., Any]] = {"min": min, "max": max, "floor": _floor, "ceil": _ceil, "round": _round, "abs": abs}
 # How many arguments each call takes: (fewest, most)
 ARITY = {"min": (2, 16), "max": (2, 16), "floor": (1, 1), "ceil": (1, 1), "round": (1, 1), "abs": (1, 1)}
 MAX_UNIT_POWER = units.MAX_UNIT_POWER  # the same cap as unit text in records
@@ -73,7 +74,8 @@ def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:
         raise ExpressionError(f"not an arithmetic expression: {source!r}") from exc
     found: set[str] = set()
     _check(tree.body, allow_compare, 0, found)
-    tree.workings_names = frozenset(found)  # collected while checking: no second walk of the tree
+    # collected while checking: no second walk of the tree (names() reads it back)
+    setattr(tree, "workings_names", frozenset(found))
     return tree
 
 
@@ -151,7 +153,7 @@ def _dims(exc: pint.errors.DimensionalityError) -> str:
 def _eval(node: ast.AST, env: Mapping[str, object]):
     match node:
         case ast.Constant(value=value):
-            return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+            return Fraction(value) if isinstance(value, int) else Fraction(str(value))  # _check: int or float
         case ast.Name(id=name):
             if name in env:
                 return env[name]
@@ -173,12 +175,12 @@ def _eval(node: ast.AST, env: Mapping[str, object]):
             return CALLS[name](*(_eval(arg, env) for arg in args))
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             values = [_eval(left, env), *(_eval(c, env) for c in comparators)]
-            for op, a, b in zip(ops, values, values[1:]):
+            for cmp, a, b in zip(ops, values, values[1:]):
                 a, b = _as_quantity(a), _as_quantity(b)
                 if not units.same_dimension(a, b):
                     raise UnitError(f"cannot compare {units.describe_dimension(a.dimensionality)} "
                                     f"with {units.describe_dimension(b.dimensionality)}")
-                if not _COMPARE[type(op)](a, b):
+                if not _COMPARE[type(cmp)](a, b):
                     return False
             return True
     raise ExpressionError(f"{type(node).__name__} is not allowed in an expression")  # pragma: no cover

@@ -200,6 +200,7 @@ class Claim:
                 probe = None
         if c.problems:
             return None, c.problems
+        assert said is not None and label is not None  # required keys: a missing one is a problem, above
         return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
                    check=check, check_tree=check_tree, inputs=inputs, assumptions=assumptions,
                    compute=compute, round=rounding, within=within, bound=bound, reading=reading,

@@ -132,6 +132,7 @@ class Source:
             c.problem(("safetensors",), "expected a mapping")
         if c.problems:
             return None, c.problems
+        assert title is not None and grade is not None  # required keys: a missing one is a problem, above
         return cls(id=source_id, file=doc.file, line=doc.line(), title=title, grade=grade, publisher=publisher,
                    date=date, url=url, hub=hub, retrieved=retrieved, snapshot=snapshot, format=fmt,
                    values=values, passages=passages, notes=notes, safetensors=safetensors,

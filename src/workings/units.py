@@ -36,7 +36,7 @@ _PREFIXED_BYTES = re.compile(r"(?<![A-Za-z])(Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P)(B|bit)(
 @functools.cache
 def registry() -> pint.UnitRegistry:
     text = resources.files("workings").joinpath("units.txt").read_text(encoding="utf-8")
-    reg = pint.UnitRegistry(None, non_int_type=Fraction, cache_folder=None, autoconvert_offset_to_baseunit=False)
+    reg: pint.UnitRegistry = pint.UnitRegistry(None, non_int_type=Fraction, cache_folder=None, autoconvert_offset_to_baseunit=False)
     reg.load_definitions(text.splitlines())
     reg.define("Mtoken = 1000000 * token")
     return reg
@@ -59,8 +59,10 @@ def parse_unit(text: str):
         unit = registry().parse_units(text)
     except Exception as exc:  # pint's parser raises several kinds (even AssertionError) on odd text
         raise UnitError(f"unknown unit {text!r}") from exc
-    if any(Fraction(p).denominator != 1 or abs(p) > MAX_UNIT_POWER for p in unit._units.values()):
-        raise UnitError(_power_message(text))
+    for power in unit._units.values():  # pint types a power as any number: an int or a Fraction here
+        exact = Fraction(power) if isinstance(power, (int, Fraction)) else None
+        if exact is None or exact.denominator != 1 or abs(exact) > MAX_UNIT_POWER:
+            raise UnitError(_power_message(text))
     return unit
 
 
@@ -168,7 +170,8 @@ def _label(container) -> str:
 
     Written here rather than with pint's formatter, which cannot format Fraction exponents."""
     reg = registry()
-    up, down = [], []
+    up: list[str] = []
+    down: list[str] = []
     for name, power in sorted(container.items()):
         symbol = reg.get_symbol(name)
         power = Fraction(power)

@@ -171,7 +171,7 @@ class _Builder:
         again = lambda n: self.node(n, claim, steps, inputs, depth, open_steps)  # noqa: E731
         match node:
             case ast.Constant(value=value):
-                number = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+                number = Fraction(value) if isinstance(value, int) else Fraction(str(value))  # parse: int or float
                 return self.leaf(Leaf(kind="number", value=Quantity(value=number, unit="", display=str(value))))
             case ast.Name(id=name):
                 return self.name(claim, name, steps, inputs, depth, open_steps)
@@ -205,6 +205,8 @@ def _with_parens(node: Node) -> Node:
 def _agrees(tree: Node, claim: ClaimResult) -> bool:
     """Evaluate the expansion with the restricted walker over the leaves' own values; compare."""
     env: dict[str, object] = {}
+    if claim.result is None:
+        return False
     try:
         body = _as_ast(tree, env)
         value = expr.evaluate(ast.Expression(body=body), env)
@@ -221,9 +223,11 @@ def _holds(tree: Node) -> bool | None:
         return None
 
 
-def _as_ast(node: Node, env: dict) -> ast.AST:
+def _as_ast(node: Node, env: dict[str, object]) -> ast.expr:
     if node.op == "leaf":
         leaf = node.leaf
+        if leaf is None:
+            raise LedgerError("a leaf node without its leaf")
         if leaf.kind == "unit":
             return ast.Name(id=leaf.name, ctx=ast.Load())
         if leaf.value is None:
@@ -239,13 +243,13 @@ def _as_ast(node: Node, env: dict) -> ast.AST:
     if node.op in _COMPARE.values():
         op = next(k for k, v in _COMPARE.items() if v == node.op)
         return ast.Compare(left=parts[0], ops=[op()], comparators=[parts[1]])
-    op = next(k for k, v in SYMBOL.items() if v == node.op)
-    return ast.BinOp(left=parts[0], op=op(), right=parts[1])
+    binop = next(k for k, v in SYMBOL.items() if v == node.op)
+    return ast.BinOp(left=parts[0], op=binop(), right=parts[1])
 
 
 def format_node(node: Node, shown=lambda leaf: leaf.value.display if leaf.value else leaf.name) -> str:
     """Plain text of an expansion (the page lays the same tree out with links)."""
-    if node.op == "leaf":
+    if node.op == "leaf" and node.leaf is not None:
         text = shown(node.leaf) if node.leaf.kind != "unit" else node.leaf.name
     elif node.op == "neg":
         text = "−" + format_node(node.children[0], shown)

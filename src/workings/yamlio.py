@@ -10,15 +10,19 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import re
+from typing import TYPE_CHECKING
 
 import yaml
 
 from .errors import LedgerError
 
-try:  # the C loader is much faster; fall back only where libyaml is missing
-    _Base = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
+if TYPE_CHECKING:  # the C loader has the pure-Python one's interface; one base for the type checker
     _Base = yaml.SafeLoader
+else:
+    try:  # the C loader is much faster; fall back only where libyaml is missing
+        _Base = yaml.CSafeLoader
+    except AttributeError:  # pragma: no cover
+        _Base = yaml.SafeLoader
 
 
 class _Loader(_Base):
@@ -53,7 +57,7 @@ class Document:
     def __init__(self, file: str, data, text: str = "", lines: dict | None = None):
         self.file, self.data, self.text = file, data, text
         self._lines = lines
-        self._top = None
+        self._top: dict[str, int] | None = None
 
     @property
     def lines(self) -> dict:

@@ -94,7 +94,8 @@ class Identities:
         out = []
         for view in self.accepted[at]:
             shift = self._shift(figure.sentence, view)
-            if view.place is not None and shift is not None and 0 <= place + shift < len(view.shape.tokens) \
+            if view.place is not None and view.shape is not None and shift is not None \
+                    and 0 <= place + shift < len(view.shape.tokens) \
                     and place + shift == view.place:
                 out.append(view)
         return out
@@ -109,6 +110,8 @@ class Identities:
 
     def _shift(self, sentence: str, view: match.ClaimView) -> int | None:
         """What to add to a place of ``sentence`` to find it in ``view``'s said (once per pair)."""
+        if view.shape is None:
+            return None
         key = (sentence, id(view))
         if key not in self._shifts:
             self._shifts[key] = identity.shift(self.shape(sentence), view.shape)
@@ -173,30 +176,34 @@ def judge(figure: Figure, claims: list[match.ClaimView], how_tied: str) -> match
 def verdict(figure: Figure, view: match.ClaimView, how: str, shown: str | None, how_tied: str) -> match.Match:
     """What a figure that agrees with its own claim (as ``how`` says) is, given the claim's status."""
     result = view.result
-    common = {"claim": result, "printed": result.figure or result.check, "recomputed": shown}
+
+    def made(*, status: str, reason: str) -> match.Match:
+        return match.Match(status=status, reason=reason, claim=result, printed=result.figure or result.check,
+                           recomputed=shown)
+
     status = result.status
     if how == "reading":
-        return match.Match(status="ambiguous", reason=f"{figure.unit} holds under one reading only "
-                           f"(the ledger's value is {shown}); say which the draft means", **common)
+        return made(status="ambiguous", reason=f"{figure.unit} holds under one reading only "
+                    f"(the ledger's value is {shown}); say which the draft means")
     if how == "swapped":
         swapped = units.other_reading(figure.unit)
-        return match.Match(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
-                           f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?", **common)
+        return made(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
+                    f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?")
     if status == "unchecked":
         why = match.first_sentence(result.notes or "") or "nothing recomputes it yet"
-        return match.Match(status="unchecked", reason=f"its claim is unchecked: {why}", **common)
+        return made(status="unchecked", reason=f"its claim is unchecked: {why}")
     if how == "recomputed" and status in ("verified", "drift", "erratum"):
-        return match.Match(status="drift", reason=f"the draft prints {figure.text}, which the working gives, but "
-                           f"the record still prints {result.figure}: update its figure and said "
-                           f"({result.file})", **common)
+        return made(status="drift", reason=f"the draft prints {figure.text}, which the working gives, but "
+                    f"the record still prints {result.figure}: update its figure and said "
+                    f"({result.file})")
     if status == "verified":
-        return match.Match(status="backed", reason=f"its claim ({how_tied}) agrees", **common)
+        return made(status="backed", reason=f"its claim ({how_tied}) agrees")
     if status == "erratum":
         reason = (result.erratum or {}).get("reason", result.reason)
-        return match.Match(status="erratum", reason=f"wrong as printed (an erratum is recorded): {reason}", **common)
+        return made(status="erratum", reason=f"wrong as printed (an erratum is recorded): {reason}")
     if status == "drift":
-        return match.Match(status="drift", reason=f"the claim drifted: {result.reason}", **common)
-    return match.Match(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}", **common)
+        return made(status="drift", reason=f"the claim drifted: {result.reason}")
+    return made(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}")
 
 
 def relation_verdict(figure: Figure, view: match.ClaimView, values: frozenset) -> match.Match | None:

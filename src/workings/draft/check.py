@@ -151,8 +151,8 @@ def _figures(found: Found, views: list[match.ClaimView], ties: dict[int, str], k
     values_in_sentence: dict[str, set] = {}
     for figure in found.figures:
         values_in_sentence.setdefault(figure.sentence, set()).add(figure.value)
-    judged: dict[tuple, match.Match] = {}
-    hints: dict[tuple, str] = {}
+    judged: dict[tuple, match.Match | None] = {}
+    hints: dict[tuple, tuple[str, ...]] = {}
     out = []
     for index, figure in enumerate(found.figures):
         at = ids.at[index]
@@ -211,7 +211,7 @@ def _relations(found: Found, ids: Identities, used: set) -> list[FigureResult]:
                 continue
             seen.add(result.id)
             reason = (result.erratum or {}).get("reason") if result.status == "erratum" else None
-            out.append(FigureResult(line=figure.line, column=figure.column, text=result.figure or result.check,
+            out.append(FigureResult(line=figure.line, column=figure.column, text=result.figure or result.check or "",
                                     kind="set-aside figure" if result.figure else "relation",
                                     status=result.status, reason=reason or result.reason,
                                     sentence=figure.sentence, claim=result.id, claim_file=result.file))

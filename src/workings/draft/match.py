@@ -278,35 +278,39 @@ def compatible(figure: Figure, claim: ClaimView) -> bool:
 def verdict(figure: Figure, claim: ClaimView, how: str, shown: str | None) -> Match:
     """What a figure that agrees with ``claim`` (as ``how`` says) is, given the claim's own status."""
     result = claim.result
-    common = {"claim": result, "printed": result.figure or result.check, "recomputed": shown}
+
+    def made(*, status: str, reason: str) -> Match:
+        return Match(status=status, reason=reason, claim=result, printed=result.figure or result.check,
+                     recomputed=shown)
+
     if how == "reading":
-        return Match(status="ambiguous", reason=f"{figure.unit} holds under one reading only "
-                     f"(the ledger's value is {shown}); say which the draft means", **common)
+        return made(status="ambiguous", reason=f"{figure.unit} holds under one reading only "
+                    f"(the ledger's value is {shown}); say which the draft means")
     if how == "swapped":
         swapped = units.other_reading(figure.unit)
-        return Match(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
-                     f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?", **common)
+        return made(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
+                    f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?")
     if how == "relation" and result.status == "verified":
-        return Match(status="backed", reason="its sentence's relation holds", **common)
+        return made(status="backed", reason="its sentence's relation holds")
     if result.status == "verified":
-        return Match(status="backed", reason=f"agrees with the claim's {how} value", **common)
+        return made(status="backed", reason=f"agrees with the claim's {how} value")
     if result.status == "unchecked":
         if not (result.inputs or result.cites or result.steps):
             why = first_sentence(result.notes or "") or "no working and no source yet"
-            return Match(status="unchecked", reason=f"the ledger records it, unbacked: {why}", **common)
-        return Match(status="backed", reason=f"agrees with a {result.label} figure its sources state "
-                     "(nothing recomputes it)", **common)
+            return made(status="unchecked", reason=f"the ledger records it, unbacked: {why}")
+        return made(status="backed", reason=f"agrees with a {result.label} figure its sources state "
+                    "(nothing recomputes it)")
     if result.status == "erratum":
         if how == "recomputed":
-            return Match(status="backed", reason="agrees with the corrected value of a recorded erratum", **common)
+            return made(status="backed", reason="agrees with the corrected value of a recorded erratum")
         reason = (result.erratum or {}).get("reason", result.reason)
-        return Match(status="erratum", reason=f"wrong as printed (an erratum is recorded): {reason}", **common)
+        return made(status="erratum", reason=f"wrong as printed (an erratum is recorded): {reason}")
     if result.status == "drift":
         if how == "recomputed":
-            return Match(status="backed", reason="agrees with the recomputed value (the ledger's printed "
-                         "figure drifted)", **common)
-        return Match(status="drift", reason=f"the claim drifted: {result.reason}", **common)
-    return Match(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}", **common)
+            return made(status="backed", reason="agrees with the recomputed value (the ledger's printed "
+                        "figure drifted)")
+        return made(status="drift", reason=f"the claim drifted: {result.reason}")
+    return made(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}")
 
 
 def first_sentence(text: str) -> str:

@@ -37,6 +37,8 @@ class Written:
 
 def starting_records(check: DraftCheck, *, root: Path, issue: str, draft_name: str) -> list[Written]:
     """Write claims/<issue>/<slug>.yaml for each unbacked figure; return what was done."""
+    if check.found is None:  # a DraftCheck read back from a report has no finder output
+        raise ValueError("starting records need the figures check_draft found in the draft")
     by_place = {(f.line, f.column): f for f in check.found.figures}
     folder = Path(root) / "claims" / issue
     atomic.check_inside(root, folder)  # never through a claims/ or claims/<issue>/ that links elsewhere

@@ -75,8 +75,8 @@ def find(paragraph: Paragraph) -> list[SetAside]:
         found.append(_span(text, match.start(1), match.end(1), "list-number"))
     for reason, pattern in _PATTERNS:
         for match in pattern.finditer(text):
-            group = "span" if "span" in pattern.groupindex else 0
-            found.append(_span(text, match.start(group), match.end(group), reason))
+            part: str | int = "span" if "span" in pattern.groupindex else 0
+            found.append(_span(text, match.start(part), match.end(part), reason))
     for match in _NAME.finditer(text):
         word = match.group()
         if not any(c.isdigit() for c in word):

@@ -93,9 +93,10 @@ def same_number(old: str | None, new: str | None) -> bool:
         return old == new
 
 
-def key_changes(old: Mapping[str, str], new: Mapping[str, str], *, old_was_excerpt: bool) -> list[tuple]:
+def key_changes(old: Mapping[str, str], new: Mapping[str, str], *,
+                old_was_excerpt: bool) -> list[tuple[str, str | None, str | None]]:
     """(key, old value, new value) for keys that differ; see the module docstring for matching."""
-    changes = []
+    changes: list[tuple[str, str | None, str | None]] = []
     if old_was_excerpt:
         by_leaf: dict[str, list[str]] = {}
         for key in new:
@@ -147,13 +148,14 @@ def diff_source(source, old: bytes | None, new: bytes, new_format: str, claims: 
     vanished = []
     for pid, passage in sorted(source.passages.items()):
         if not occurs(passage, text):
-            readers = tuple(sorted(by_passage.get(pid, [])))
-            vanished.append(Vanished(where=f"passages.{pid}", text=passage, claims=readers))
+            vanished.append(Vanished(where=f"passages.{pid}", text=passage,
+                                     claims=tuple(sorted(by_passage.get(pid, [])))))
     for name, value in sorted(source.values.items()):
         if not occurs(value.passage, text):
-            readers = tuple(sorted(by_key.get(name, [])))
+            readers = sorted(by_key.get(name, []))
             found_at = _same_value_at(new_keys, name, value.value) if new_format == "json" else ""
-            vanished.append(Vanished(where=f"values.{name}", text=value.passage, claims=readers, found_at=found_at))
+            vanished.append(Vanished(where=f"values.{name}", text=value.passage, claims=tuple(readers),
+                                     found_at=found_at))
     return Diff(keys=tuple(keys), vanished=tuple(vanished), unused_changes=unused)
 
 

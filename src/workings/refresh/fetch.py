@@ -293,8 +293,8 @@ def _get_once(
                 continue
             status = response.status_code
             if status in RETRY_STATUSES:
-                error = FetchError("http", f"HTTP {status} {response.reason} from {current}")
-                raise _Retry(error, _retry_after(response.headers))
+                raise _Retry(FetchError("http", f"HTTP {status} {response.reason} from {current}"),
+                             _retry_after(response.headers))
             if status >= 400:
                 raise FetchError("http", f"HTTP {status} {response.reason} from {current}")
             data = read_capped(response, limits.max_bytes, current, until=until, timeout=limits.timeout)

@@ -21,7 +21,8 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import requests
@@ -41,7 +42,7 @@ from workings.refresh.fetch import (
     within_deadline,
 )
 
-LIBRARY = {"library_name": "workings", "library_version": __version__}  # the user agent's first part
+LIBRARY_NAME = "workings"  # the user agent's first part, with __version__
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _SHA1 = re.compile(r"[0-9a-f]{40}")
@@ -91,12 +92,13 @@ def _hub_call(call: Callable[[], Any], what: str, url: str, *, requests_: int = 
 def _hub_wait(headers) -> float | None:
     """How long the Hub asks a client to wait: its `RateLimit` header, read by huggingface_hub's own
     parser where this version has it, else a numeric `Retry-After`."""
+    parse: Callable[[Mapping[str, str]], Any] | None
     try:
-        from huggingface_hub.utils import parse_ratelimit_headers
+        from huggingface_hub.utils import parse_ratelimit_headers as parse
     except ImportError:  # older huggingface_hub
-        parse_ratelimit_headers = None
-    if parse_ratelimit_headers is not None:
-        info = parse_ratelimit_headers(headers)
+        parse = None
+    if parse is not None:
+        info = parse(headers)
         if info is not None and info.remaining == 0:
             return float(info.reset_in_seconds)
     value = headers.get("Retry-After", "")
@@ -125,7 +127,8 @@ def fetch_hub(
     url = hf_hub_url(repo, filename, revision=revision, endpoint=endpoint)
     metadata = with_retries(
         lambda: _hub_call(
-            lambda: get_hf_file_metadata(url, token=token, timeout=limits.timeout, endpoint=endpoint, **LIBRARY),
+            lambda: get_hf_file_metadata(url, token=token, timeout=limits.timeout, endpoint=endpoint,
+                                           library_name=LIBRARY_NAME, library_version=__version__),
             what,
             url,
             timeout=limits.timeout,
@@ -141,7 +144,7 @@ def fetch_hub(
             "too-large", f"{what} is {metadata.size:,} bytes, over the {limits.max_bytes:,}-byte limit"
         )
     pinned = hf_hub_url(repo, filename, revision=commit, endpoint=endpoint)
-    headers = build_hf_headers(token=token, **LIBRARY)
+    headers = build_hf_headers(token=token, library_name=LIBRARY_NAME, library_version=__version__)
     headers["Accept-Encoding"] = "identity"  # the ETag is of the bytes as stored
     fetched = http_get(session, pinned, limits, headers=headers, other_hosts=True, sleep=sleep)
     _check_integrity(fetched.data, metadata.etag, metadata.size, what)
@@ -193,15 +196,14 @@ def safetensors_parameters(
         shards = sorted(set(weight_map.values()))
     except (ValueError, KeyError, TypeError, AttributeError):
         raise FetchError("format", f"{repo}: the safetensors index has no weight_map") from None
-    api = HfApi(endpoint=endpoint, token=token, **LIBRARY)
+    api = HfApi(endpoint=endpoint, token=token, library_name=LIBRARY_NAME, library_version=__version__)
     counts: dict[str, int] = {}
     for shard in shards:
         what = f"{repo}/{shard}@{commit[:12]}"
         header = with_retries(
-            lambda shard=shard, what=what: _hub_call(
-                lambda: api.parse_safetensors_file_metadata(
-                    repo, shard, revision=commit, timeout=limits.timeout
-                ),
+            partial(  # binds this shard now
+                _hub_call,
+                partial(api.parse_safetensors_file_metadata, repo, shard, revision=commit, timeout=limits.timeout),
                 what,
                 endpoint,
                 requests_=2,  # the first 100 kB of the shard, then the rest of a longer header

@@ -22,6 +22,7 @@ jinja2 loads here, never on the verify path.
 
 from __future__ import annotations
 
+import enum
 from importlib.resources import files
 from pathlib import Path
 
@@ -49,10 +50,15 @@ def environment() -> Environment:
     return env
 
 
-_UNSET = object()
+class _Unset(enum.Enum):
+    UNSET = "unset"  # explainer not given: read it from root
 
 
-def render_site(report: Report, root: str | Path, out: str | Path, *, explainer: Explainer | None = _UNSET) -> Path:
+_UNSET = _Unset.UNSET
+
+
+def render_site(report: Report, root: str | Path, out: str | Path, *,
+                explainer: Explainer | None | _Unset = _UNSET) -> Path:
     """Render ``report`` (of the ledger at ``root``) into the folder ``out``, replacing it atomically.
 
     ``explainer`` is the ledger's explainer (``workings.explainer.build``), read from ``root`` when not

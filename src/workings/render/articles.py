@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..draft.article import front_matter
 from ..draft.check import DraftCheck, FigureResult, check_text
@@ -51,7 +52,8 @@ def load_articles(root: str | Path, report: Report) -> tuple[list[Article], list
     """Every ``claims/<slug>/article.md`` under ``root``, checked against ``report``; and a message
     for each one that could not be read (the others still render)."""
     root = Path(root)
-    out, problems = [], []
+    out: list[Article] = []
+    problems: list[str] = []
     folder = root / "claims"
     if not folder.is_dir():
         return out, problems
@@ -94,7 +96,8 @@ def blocks(article: Article) -> list[dict]:
     number = 0
     for paragraph in paragraphs(article.text, markdown=article.markdown, front_matter=True):
         lines = range(paragraph.first_line, paragraph.first_line + len(paragraph.starts))
-        spans, notes = [], []
+        spans: list[tuple[int, int, FigureResult, int]] = []
+        notes: list[tuple[FigureResult, int, bool]] = []
         for line in lines:
             for figure in by_line.get(line, ()):
                 start = paragraph.starts[line - paragraph.first_line] + figure.column - 1
@@ -106,7 +109,8 @@ def blocks(article: Article) -> list[dict]:
                 if figure.status != "backed" or overlaps:
                     notes.append((figure, number, not overlaps))
         spans.sort(key=lambda s: s[0])
-        pieces, at = [], 0
+        pieces: list[dict[str, Any]] = []
+        at = 0
         for start, end, figure, n in spans:
             if start > at:
                 pieces.append({"text": paragraph.text[at:start]})

@@ -8,6 +8,7 @@ formatted by ``figures`` (``Quantity.display`` from ``format_number``, exact val
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from urllib.parse import quote, urlsplit
 
 from ..figures import format_exact
@@ -74,9 +75,10 @@ def hub_url(hub) -> str | None:
     if not isinstance(hub, dict):
         return None
     parts = [hub.get("repo"), hub.get("revision") or "main", hub.get("file")]
-    if not all(isinstance(p, str) and _HUB_PART.match(p) and ".." not in p for p in parts):
+    texts = [p for p in parts if isinstance(p, str) and _HUB_PART.match(p) and ".." not in p]
+    if len(texts) != len(parts):
         return None
-    repo, revision, file = (quote(p, safe="/") for p in parts)
+    repo, revision, file = (quote(p, safe="/") for p in texts)
     return safe_url(f"https://huggingface.co/{repo}/blob/{revision}/{file}")
 
 
@@ -97,7 +99,7 @@ def page_names(ids, folder: str) -> dict[str, str]:
 class Site:
     """The pages of one Report and the links between them."""
 
-    def __init__(self, report: Report, snapshots: dict[str, str], articles: list[Article] = ()):
+    def __init__(self, report: Report, snapshots: dict[str, str], articles: Sequence[Article] = ()):
         self.report = report
         self.snapshots = snapshots  # source id -> path of its copied snapshot inside the site
         self.claim_pages = page_names([c.id for c in report.claims], "claims")
@@ -118,7 +120,8 @@ class Site:
                              "text": figure.text, "status": figure.status})
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
-        reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs if i.kind == "source" and i.key})
+        reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs
+                       if i.kind == "source" and i.source and i.key})
         for source_id in sorted({s for s, _ in reads}):
             names = page_names([k for s, k in reads if s == source_id], "key")
             for key, name in names.items():
@@ -131,7 +134,7 @@ class Site:
 
     def source_link(self, source_id: str | None) -> dict:
         source = self.sources.get(source_id) if source_id else None
-        return {"id": source_id, "href": self.source_pages.get(source_id) if source else None,
+        return {"id": source_id, "href": self.source_pages.get(source_id) if source_id and source else None,
                 "grade": source.grade if source else None}
 
     def index(self) -> dict:
@@ -175,7 +178,7 @@ class Site:
             result = {"display": claim.result.display, "reader": words.reader(claim.result),
                       "exact": f"{format_exact(claim.result.value)} {claim.result.unit}".strip()}
         moved = [self.claim_link(i.claim) | {"name": i.name} for i in claim.inputs
-                 if i.kind == "claim" and i.claim_status == "drift"]
+                 if i.kind == "claim" and i.claim is not None and i.claim_status == "drift"]
         return {
             "claim": claim, "comparison": comparison, "result": result, "moved": moved,
             "title": words.title(claim), "short_title": words.short(words.title(claim)["text"], 80),
