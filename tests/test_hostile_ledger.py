@@ -4,6 +4,7 @@ bounded by the size of the input (counted, never timed), and nothing written out
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TmpLedger
+from tests.conftest import PER_TOKEN, TmpLedger
 
 OK = 'said: "It is 1 B."\nfigure: "1 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 
@@ -351,3 +352,41 @@ def test_the_other_readers_of_records_do_not_wait_on_a_pipe_or_follow_a_link(tmp
     done = run(led.root, "verify", "-q")
     assert done.returncode == 2
     assert "ledger/measurements/kv/per-token--cpu--2026-01-01.yaml: is not a plain file" in done.stdout
+
+
+# --- duplicate keys: JSON snapshots, and YAML merge keys ---------------------------------------------
+
+def test_a_json_snapshot_with_a_key_twice_is_an_error_not_the_last_value(tmp_path):
+    led = TmpLedger(tmp_path / "root")
+    raw = (b'{\n  "hidden_size": 5120,\n  "num_attention_heads": 40,\n  "num_hidden_layers": 48,\n'
+           b'  "num_key_value_heads": 8,\n  "max_position_embeddings": 1010000,\n  "num_hidden_layers": 50\n}\n')
+    led.source("qwen", raw=raw)
+    led.claim("kv/per-token", PER_TOKEN)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    name = f"{hashlib.sha256(raw).hexdigest()}.json"
+    assert (f"ledger/sources/qwen.yaml:4: snapshot: snapshot {name}: key 'num_hidden_layers' appears twice in one "
+            "object (lines 4, 7); JSON readers disagree on which value counts, so neither is used") in done.stdout
+    assert "claims/kv/per-token.yaml:5: inputs.layers: unknown source 'qwen' (its record is invalid)" in done.stdout
+
+
+@pytest.mark.parametrize("record, line, where", [
+    ('said: "x"\n<<: {said: "y", figure: "3"}\nlabel: derived\n', 2, "claims/t/h.yaml"),
+    ('said: "x"\nfigure: "3"\nlabel: derived\ninputs:\n  <<: {a: 3}\nassumptions: {a: y}\ncompute:\n  r: a\n',
+     5, "claims/t/h.yaml"),
+])
+def test_a_yaml_merge_key_is_refused_at_its_line(tmp_path, record, line, where):
+    led = ledger(tmp_path, h=record)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"{where}:{line}: merge keys (<<) are not allowed in records: write each key out" in done.stdout
+    assert done.stdout.endswith("2 claims: 1 verified, 1 error; 1 input problems\n")
+
+
+def test_a_merge_key_in_a_source_record_is_refused_too(tmp_path):
+    led = _qwen_ledger(tmp_path)
+    path = led.root / "ledger" / "sources" / "qwen.yaml"
+    path.write_text(path.read_text() + "<<: {grade: primary}\n")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert "ledger/sources/qwen.yaml:6: merge keys (<<) are not allowed in records: write each key out" in done.stdout
