@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import pint
 
-from . import units
+from . import quick, units
 from .errors import ExpressionError, UnitError
 
 MAX_SOURCE = 1000
@@ -168,7 +168,7 @@ def _eval(node: ast.AST, env: Mapping[str, object]):
                 return _bounded(_power(a, b))
             if isinstance(op, (ast.Add, ast.Sub)) and units.is_quantity(a) != units.is_quantity(b):
                 a, b = _as_quantity(a), _as_quantity(b)
-            return _bounded(_BINARY[type(op)](a, b))
+            return _bounded(quick.binary(type(op), a, b))  # pint's result, without pint's overhead
         case ast.Call(func=ast.Name(id=name), args=args):
             return CALLS[name](*(_eval(arg, env) for arg in args))
         case ast.Compare(left=left, ops=ops, comparators=comparators):
