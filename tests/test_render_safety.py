@@ -64,11 +64,13 @@ def test_render_replaces_an_earlier_site_and_leaves_nothing_behind(tmp_ledger, t
     write_ledger(tmp_ledger)
     out = tmp_path / "reports" / "site"
     render_site(tmp_ledger.verify(), tmp_ledger.root, out)
-    (out / "stale.html").write_text("from an earlier render")
+    stale = out / "claims" / "kv--broken-units.html"  # a page of a claim since removed: render wrote it
+    assert stale.is_file()
+    (tmp_ledger.root / "claims" / "kv" / "broken-units.yaml").unlink()
     neighbour = tmp_path / "reports" / "ledger.json"
     neighbour.write_text("{}")
     render_site(tmp_ledger.verify(), tmp_ledger.root, out)
-    assert not (out / "stale.html").exists() and (out / MARKER).is_file()
+    assert not stale.exists() and (out / MARKER).is_file()
     assert sorted(p.name for p in out.parent.iterdir()) == ["ledger.json", "site"]  # no temp folders left
     assert neighbour.read_text() == "{}"
 

@@ -32,6 +32,7 @@ from . import backing, identity, match
 from .backing import Identities
 from .article import front_matter
 from .finder import Figure, Found, find_figures
+from .reading import read_draft
 from .text import is_markdown
 from .words import number_at, split_words
 
@@ -105,7 +106,7 @@ class DraftCheck:
 
 def check_file(path: str | Path, report: Report, *, issue: str | None = None) -> DraftCheck:
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_draft(path)  # UTF-8, within the size and digit limits, or a LedgerError
     markdown = is_markdown(path.name)
     if markdown and front_matter(text, file=str(path)).format == "plain":
         # A published text kept as its publishing tool exported it (see draft/article.py).

@@ -109,8 +109,10 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
 def find_in_file(path) -> Found:
     from pathlib import Path
 
+    from .reading import read_draft  # UTF-8, within the size and digit limits
+
     path = Path(path)
-    return find_figures(path.read_text(encoding="utf-8"), markdown=is_markdown(path.name))
+    return find_figures(read_draft(path), markdown=is_markdown(path.name))
 
 
 def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEquation],

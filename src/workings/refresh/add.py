@@ -124,6 +124,7 @@ def add_source(root: Path, request: Request, *, limits: Limits = Limits(),
     if not SOURCE_ID.match(source_id) or len(source_id) > 120:
         raise AddError(f"source id {source_id!r}: lower-case letters, digits, '.', '_' and '-' (give --id)")
     record_path = root / SOURCES_DIR / f"{source_id}.yaml"
+    atomic.check_inside(root, record_path)  # never through a ledger/ or sources/ that links elsewhere
     if record_path.exists() or record_path.is_symlink():
         raise AddError(f"{SOURCES_DIR}/{source_id}.yaml already exists; it is left as it is (choose another --id)")
 

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from workings.errors import LedgerError
 from workings.loader import CLAIMS_DIR, MEASUREMENTS_DIR, SNAPSHOTS_DIR, SOURCES_DIR, load_ledger
+from workings import atomic
 from workings.refresh import archive, cleanup
 from workings.refresh.diff import Diff, diff_source
 from workings.refresh.fetch import (
@@ -300,6 +301,7 @@ def _apply(root: Path, source, plan: _Plan) -> None:
     """Archive the snapshot, then point the record at it: a crash between leaves only a spare file."""
     archive.store_snapshot(root, plan.data, plan.ext)
     record = root / source.file
+    atomic.check_inside(root, record)  # never through a ledger/sources/ that links elsewhere
     text = record.read_text(encoding="utf-8")
     archive.write_atomic(record, archive.edit_record(text, plan.changes).encode("utf-8"))
 
