@@ -85,8 +85,8 @@ def make_ledger(root: Path, n: int, variant: str = "b", *, group_prefix: str = "
             f"  per_token: 2 * layers * kv * head_dim * value_bytes / token\n  total: {step}\n")
 
 
-def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, str]:
-    """One process: (wall seconds, peak RSS in bytes, its output); exits when it fails."""
+def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, str, float]:
+    """One process: (wall seconds, peak RSS in bytes, its output, CPU seconds); exits when it fails."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
@@ -98,10 +98,10 @@ def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, st
     if proc.returncode not in ok:
         sys.exit(f"{' '.join(cmd)} exited {proc.returncode}:\n{text[-3000:]}")
     peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
-    return seconds, peak, text
+    return seconds, peak, text, usage.ru_utime + usage.ru_stime
 
 
-def best(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,), before=None) -> tuple[float, int, str]:
+def best(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,), before=None) -> tuple[float, int, str, float]:
     results = []
     for _ in range(runs):
         if before:
@@ -114,8 +114,9 @@ def workings(*args: str) -> list[str]:
     return [sys.executable, "-m", "workings", *args]
 
 
-def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, tuple[float, int]]:
-    rows: dict[str, tuple[float, int]] = {}
+def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, tuple]:
+    """Each command's (wall s, peak bytes, CPU s, note) on a fresh ledger of N claims."""
+    rows: dict[str, tuple] = {}
     with tempfile.TemporaryDirectory(prefix="workings-bench-") as tmp:
         root = Path(tmp) / "ledger"
         root.mkdir()
@@ -128,7 +129,7 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
 
         last = n - 1
         if "verify" in only:
-            rows["verify"] = best(workings("verify", "--quiet", "--root", str(root)), runs, before=cold)[:2]
+            rows["verify"] = _row(best(workings("verify", "--quiet", "--root", str(root)), runs, before=cold))
         if "warm verify" in only and n:
             run_once(workings("verify", "--quiet", "--root", str(root)))
             claim = root / "claims" / f"bench-g{(n // 2) // 500}" / f"c{n // 2}.yaml"
@@ -137,18 +138,26 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
             def touch() -> None:  # a different sentence each time: the claim's bytes change
                 claim.write_text(original.replace("Synthetic claim", f"Synthetic claim (edited {time.time_ns()})"))
 
-            seconds, peak, text = best(workings("verify", "--quiet", "--root", str(root)), runs, before=touch)
-            rows["warm verify"] = (seconds, peak)
-            rows["warm verify"] += (next((line for line in text.splitlines() if "recomputed" in line), ""),)
+            done = best(workings("verify", "--quiet", "--root", str(root)), runs, before=touch)
+            rows["warm verify"] = _row(done, next((line for line in done[2].splitlines() if "recomputed" in line), ""))
         if "render" in only:
-            rows["render"] = best(workings("render", "--root", str(root), "--out", f"{tmp}/site"), runs)[:2]
+            rows["render"] = _row(best(workings("render", "--root", str(root), "--out", f"{tmp}/site"), runs))
         if "show" in only and n:
-            rows["show"] = best(workings("show", f"bench-g{last // 500}/c{last}", "--root", str(root)), runs)[:2]
+            rows["show"] = _row(best(workings("show", f"bench-g{last // 500}/c{last}", "--root", str(root)), runs))
         if "check-draft" in only:
             # the published text's own figures: any status is a result, only 2 (unusable input) fails
-            rows["check-draft"] = best(workings("check-draft", str(root / ARTICLE), "--root", str(root)), runs,
-                                       ok=(0, 1))[:2]
+            rows["check-draft"] = _row(best(workings("check-draft", str(root / ARTICLE), "--root", str(root)), runs,
+                                            ok=(0, 1)))
     return rows
+
+
+def _row(done, note: str = "") -> tuple:
+    seconds, peak, _, cpu = done
+    return seconds, peak, cpu, note
+
+
+def _cell(seconds: float, peak: int, cpu: float) -> str:
+    return f"{seconds:.2f} s ({cpu:.2f} s CPU), {peak / 2**20:.0f} MB"
 
 
 def main() -> None:
@@ -164,9 +173,9 @@ def main() -> None:
     floor = best([sys.executable, "-c", "import yaml; from workings import units; units.registry()"], args.runs)
     with tempfile.TemporaryDirectory() as out:
         repo = best(workings("verify", "--quiet", "--root", str(REPO), "--json", f"{out}/r.json"), args.runs)
-    print(f"floor (python + import yaml + pint's registry): {floor[0]:6.2f} s  {floor[1] / 2**20:5.0f} MB")
-    print(f"verify, this repository's ledger:               {repo[0]:6.2f} s  {repo[1] / 2**20:5.0f} MB"
-          f"  ({repo[0] / floor[0]:.2f}x the floor)")
+    print(f"floor (python + import yaml + pint's registry): {_cell(floor[0], floor[1], floor[3])}")
+    print(f"verify, this repository's ledger:               {_cell(repo[0], repo[1], repo[3])}"
+          f"  ({repo[0] / floor[0]:.2f}x the floor; {repo[3] / floor[3]:.2f}x in CPU time)")
     print()
     header = "| command | variant | " + " | ".join(f"{n:,} claims" for n in sizes) + " |"
     print(header)
@@ -178,10 +187,10 @@ def main() -> None:
             rows = bench_ledger(n, variant, args.runs, only)
             for command in COMMANDS:
                 if command in rows:
-                    seconds, peak = rows[command][:2]
-                    table.setdefault((command, variant), []).append(f"{seconds:.2f} s, {peak / 2**20:.0f} MB")
-                    if len(rows[command]) > 2 and rows[command][2]:
-                        notes.append(f"{command}, variant {variant}, {n:,} claims: {rows[command][2].strip()}")
+                    seconds, peak, cpu, note = rows[command]
+                    table.setdefault((command, variant), []).append(_cell(seconds, peak, cpu))
+                    if note:
+                        notes.append(f"{command}, variant {variant}, {n:,} claims: {note.strip()}")
     for (command, variant), cells in table.items():
         print(f"| {command} | {variant} | " + " | ".join(cells) + " |")
     for note in notes:

@@ -10,6 +10,7 @@ intermediate number.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import operator
 from collections.abc import Mapping
@@ -75,6 +76,14 @@ def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:
     _check(tree.body, allow_compare, 0, found)
     tree.workings_names = frozenset(found)  # collected while checking: no second walk of the tree
     return tree
+
+
+@functools.lru_cache(maxsize=16384)
+def parse_shared(source: str) -> ast.Expression:
+    """``parse(source)`` once per distinct text: a ledger writes the same steps (``hidden / heads``)
+    in thousands of records, and each parsed tree held ~6 KB. The tree is shared between records,
+    so nothing may change it after parsing (the evaluator only reads it). Errors are not cached."""
+    return parse(source)
 
 
 def names(tree: ast.Expression) -> frozenset[str]:
