@@ -7,6 +7,7 @@ tests/test_draft_corpus.py; run as a script to print the numbers for the README:
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,8 +82,9 @@ def measure(report, paths: list[Path] | None = None) -> Measured:
             hit = next((i for i, f in enumerate(figures) if i not in used and f.line == line
                         and number in _norm(f.text)), None)
             if hit is None:  # an equation's printed result counts as finding the figure
+                digits = re.match(r"[\d.,]*", number).group()
                 hit = next((("eq", i) for i, e in enumerate(equations) if ("eq", i) not in used
-                            and e.line <= line and _norm(e.text).endswith(number)), None)
+                            and e.line <= line and digits and _norm(e.text).endswith(digits)), None)
                 if hit is not None:
                     m.found += 1
             if hit is None:

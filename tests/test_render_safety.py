@@ -35,7 +35,7 @@ def test_markup_in_records_shows_as_text_and_javascript_urls_are_not_linked(tmp_
     write_ledger(tmp_ledger)
     site = render_site(hostile(tmp_ledger.verify()), tmp_ledger.root, tmp_path / "site")
     pages = {p: p.read_text(encoding="utf-8") for p in site.rglob("*.html")}
-    assert len(pages) == 2 + 1 + 8
+    assert len(pages) == 2 + 1 + 8 + 1  # and the article page
     for path, html in pages.items():
         assert "<script>alert" not in html and "<img src=x" not in html and "<i>pub" not in html, path
         assert 'href="javascript' not in html.lower() and "href='javascript" not in html.lower(), path

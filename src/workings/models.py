@@ -14,7 +14,6 @@ from fractions import Fraction
 
 from . import expr, units
 from .errors import LedgerError
-from .figures import read_figure
 from .validate import Checker
 from .yamlio import Document
 
@@ -77,8 +76,7 @@ class Input:
             unit = (match.group("unit") or "").strip()
             units.parse_unit(unit)
             return cls(name=name, text=text, kind="source", source=match.group("source"), key=match.group("key"), unit=unit)
-        figure = read_figure(text)
-        units.parse_unit(figure.unit)
+        figure = units.read_quantity(text)
         return cls(name=name, text=text, kind="literal", value=figure.value, unit=figure.unit)
 
     def to_text(self) -> str:
@@ -151,8 +149,7 @@ class Claim:
             figure = c.text(("figure",), data["figure"], max_len=200)
             if figure is not None:
                 try:
-                    for reading_unit in units.readings(read_figure(figure).unit):
-                        units.parse_unit(reading_unit)
+                    units.read_quantity(figure, printed=True)
                 except LedgerError as exc:
                     c.problem(("figure",), str(exc))
                     figure = None
@@ -343,7 +340,7 @@ def _erratum(c: Checker, raw) -> Erratum | None:
     recomputed = c.text(("erratum", "recomputed"), data.get("recomputed"), max_len=200)
     if recomputed is not None:
         try:
-            read_figure(recomputed)
+            units.read_quantity(recomputed, printed=True)
         except LedgerError as exc:
             c.problem(("erratum", "recomputed"), str(exc))
             return None

@@ -132,10 +132,15 @@ def _equations(found: Found) -> list[FigureResult]:
     out = []
     for eq in found.equations:
         computed = format_number(eq.computed, max_places=6)
-        reason = "the arithmetic holds" if eq.holds else \
-            f"the arithmetic does not hold: the left side is {computed}, not {format_number(eq.printed)}"
+        if eq.status == "ambiguous":
+            status, reason = "ambiguous", f"the arithmetic {eq.note}: say which the draft means"
+        elif eq.holds:
+            status, reason = "backed", "the arithmetic holds"
+        else:
+            status = "drift"
+            reason = f"the arithmetic does not hold: the left side is {computed}, not {format_number(eq.printed)}"
         out.append(FigureResult(line=eq.line, column=eq.column, text=eq.text, kind="equation",
-                                status="backed" if eq.holds else "drift", reason=reason, sentence=eq.sentence))
+                                status=status, reason=reason, sentence=eq.sentence))
     return out
 
 

@@ -83,6 +83,8 @@ class PrintedEquation:
     computed: Fraction
     holds: bool
     sentence: str = ""
+    status: str = ""        # holds | fails | ambiguous (K/M read one way only)
+    note: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,7 +144,7 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     equation_starts = [eq.start for eq in found_equations]  # in order, not overlapping
     for eq in found_equations:
         printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed,
-                                       holds=eq.holds, **where(eq.start)))
+                                       holds=eq.holds, status=eq.status, note=eq.note, **where(eq.start)))
     words = split_words(text)
     candidates: list[tuple[int, object]] = [(m.start(), m) for m in DIGITS.finditer(text)]
     for index, word in enumerate(words):
