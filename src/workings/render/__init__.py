@@ -35,7 +35,7 @@ from .explainer import PAGE as EXPLAINER_PAGE
 from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
 from .articles import load_articles
-from .views import GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
+from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize
 
 __all__ = ["render_site", "environment"]
@@ -45,7 +45,7 @@ def environment() -> Environment:
     env = Environment(loader=PackageLoader("workings"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
-                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING,
+                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
                        explainer_page=None)  # the explainer's page, where the site has one: any page may link it
     return env
 
