@@ -163,11 +163,37 @@ def read_plain_file(path: Path, limit: int) -> bytes:
         raise LedgerError("is not a plain file")
     if info.st_size > limit:
         raise LedgerError(f"is larger than {limit:,} bytes")
+    return _read_sized(path, limit)
+
+
+def _read_sized(path: Path, limit: int) -> bytes:
+    """Read a regular file whose size the open descriptor states (fstat), not a ``limit``-sized
+    buffer: asking for 64 MiB allocates 64 MiB, for every record. O_NOFOLLOW and the second check
+    on the descriptor refuse a file swapped for a link or a pipe after the lstat above."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with open(path, "rb") as handle:
-            return handle.read(limit + 1)[: limit + 1]
+        fd = os.open(path, flags)
     except OSError as exc:
         raise LedgerError(f"cannot read: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise LedgerError("is not a plain file")
+        if info.st_size > limit:
+            raise LedgerError(f"is larger than {limit:,} bytes")
+        chunks, size, want = [], 0, info.st_size + 1  # one byte more: a file that grew is seen to
+        while size < limit + 1:
+            chunk = os.read(fd, max(want - size, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return data[: limit + 1]
+    except OSError as exc:
+        raise LedgerError(f"cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
 
 
 def _duplicate_sources(ledger: Ledger, source_id: str, paths: list[Path]) -> None:
