@@ -258,7 +258,7 @@ def _check_snapshot(ledger: Ledger, source: Source) -> list[Problem]:
     return problems
 
 
-def _load_claim(ledger: Ledger, path: Path) -> None:
+def _load_claim(ledger: Ledger, path: Path) -> Claim | None:
     rel = path.relative_to(ledger.root / CLAIMS_DIR).with_suffix("").as_posix()
     doc, problems = _read(ledger, path)
     if not CLAIM_ID.fullmatch(rel):

@@ -43,9 +43,10 @@ def show_claim(root: str | os.PathLike, claim_id: str) -> Neighbourhood:
         if current in seen_claims:
             continue
         seen_claims.add(current)
-        for path in _claim_paths(root, current):
-            records._load_claim(ledger, path)
-            parsed += 1
+        paths = _claim_paths(root, current)
+        loaded = [c for c in (records._load_claim(ledger, path) for path in paths) if c is not None]
+        parsed += len(paths)
+        records._keep_unique_claims(ledger, loaded)  # twins (x.yaml beside x.yml) as the whole-ledger run
         claim = ledger.claims.get(current)
         if claim is None:
             continue
@@ -95,19 +96,17 @@ def _inside(folder: Path, path: Path) -> bool:
 def _used_by(root: Path, claim_id: str) -> tuple[tuple[str, ...], int]:
     """The claims whose inputs name ``claim_id``: bytes scanned, candidates parsed to confirm."""
     needle = f"claim:{claim_id}".encode()
-    folder = root / CLAIMS_DIR
     found, parsed = set(), 0
-    for path in records._yaml_files(folder):
+    scratch = Ledger(root=root)  # collects what the walk or a record gets wrong: verify's to report, not show's
+    for path in records._yaml_files(scratch, CLAIMS_DIR):
         try:
             raw = records.read_plain_file(path, records.MAX_RECORD_BYTES)
         except Exception:  # noqa: BLE001 - an unreadable record is verify's to report, not show's
             continue
         if needle not in raw:
             continue
-        scratch = Ledger(root=root)
-        records._load_claim(scratch, path)
+        claim = records._load_claim(scratch, path)
         parsed += 1
-        for claim in scratch.claims.values():
-            if any(i.kind == "claim" and i.claim == claim_id for i in claim.inputs):
-                found.add(claim.id)
+        if claim is not None and any(i.kind == "claim" and i.claim == claim_id for i in claim.inputs):
+            found.add(claim.id)
     return tuple(sorted(found)), parsed

@@ -37,7 +37,7 @@ def quantity(magnitude, unit_text: str = ""):
     return make(magnitude if type(magnitude) is Fraction else Fraction(magnitude), units.parse_unit(unit_text)._units)
 
 
-def binary(op: type, a, b):
+def binary(op: type[ast.operator], a, b):
     """``a op b`` for an ``ast`` operator type, as pint computes it."""
     cls = units._quantity_class()
     ta, tb = type(a), type(b)
