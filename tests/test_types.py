@@ -9,8 +9,9 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = {"workings.models", "workings.sources", "workings.units", "workings.engine", "workings.compare",
-        "workings.report"}
+# The core held to --strict: the records, the comparison and the report. (workings.units and
+# workings.engine, which pass pint quantities around, are checked at mypy's defaults for now.)
+CORE = {"workings.models", "workings.sources", "workings.compare", "workings.report"}
 
 
 def _strict_modules() -> set[str]:
@@ -26,10 +27,15 @@ def test_mypy_finds_no_error_in_src_workings():
     assert done.returncode == 0 and done.stdout == "", done.stdout + done.stderr
 
 
+def test_the_core_stays_in_the_strict_override():
+    assert CORE <= _strict_modules()
+
+
 def test_the_strict_override_spells_out_all_of_stricts_flags():
     """`strict = true` is a global option only; per module, each of its flags must be named."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     override = next(o for o in config["overrides"] if o.get("disallow_untyped_defs"))
+    assert override["module"]
     for flag in ("disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls",
                  "disallow_untyped_defs", "disallow_incomplete_defs", "check_untyped_defs",
                  "disallow_untyped_decorators", "warn_return_any", "no_implicit_reexport", "strict_equality",

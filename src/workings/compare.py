@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from . import units
 from .errors import UnitError
@@ -51,8 +52,9 @@ def _mode_word(mode: str) -> str:
     return {"floor": "rounded down", "ceil": "rounded up"}.get(mode, "rounded")
 
 
-def holds(figure: Figure, recomputed: Fraction, *, rounding, within, bound) -> bool:
-    printed = figure.value
+def holds(figure: Figure, recomputed: Fraction, *, rounding: str | None, within: Fraction | None,
+          bound: str | None) -> bool:
+    printed: Fraction = figure.value
     if within is not None:
         return abs(recomputed - printed) <= within * abs(printed)
     if bound == "at-least":
@@ -65,20 +67,20 @@ def holds(figure: Figure, recomputed: Fraction, *, rounding, within, bound) -> b
     return round_to(recomputed, places, rounding or "nearest") == printed
 
 
-def compare_figure(text: str, value, *, rounding=None, within=None, bound=None, reading=None) -> Outcome:
+def compare_figure(text: str, value: Any, *, rounding: str | None = None, within: Fraction | None = None,
+                   bound: str | None = None, reading: str | None = None) -> Outcome:
     """Compare ``value`` (a pint quantity) with the printed figure ``text``.
 
     Raises UnitError when the figure's unit cannot describe the value at all (B vs B/token)."""
     figure = read_figure(text)
     rule, places = rule_for(figure, rounding=rounding, within=within, bound=bound)
-    options = dict(rounding=rounding, within=within, bound=bound)
     whole = figure.number.lstrip("+-−").split(".")[0]
     grouped = "," in figure.number or len(whole) <= 3  # "2024" printed plainly is shown plainly
 
     def attempt(unit: str) -> tuple[bool, Quantity]:
         converted = units.convert(value, unit)
         shown = format_number(converted, grouping=grouped)
-        return holds(figure, converted, **options), Quantity(value=converted, unit=unit, display=_join(shown, unit))
+        return holds(figure, converted, rounding=rounding, within=within, bound=bound), Quantity(value=converted, unit=unit, display=_join(shown, unit))
 
     if reading:
         allowed = set(units.readings(figure.unit)) | {units.other_reading(figure.unit)}

@@ -11,10 +11,11 @@ import ast
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from . import expr, units
-from .errors import LedgerError
-from .validate import Checker
+from .errors import LedgerError, Problem
+from .validate import Checker, KeyPath
 from .yamlio import Document
 
 LABELS = ("derived", "quoted", "estimate", "bound", "vendor", "measured")
@@ -108,7 +109,7 @@ class Claim:
     check: str | None = None
     check_tree: ast.Expression | None = field(default=None, compare=False, repr=False)
     inputs: tuple[Input, ...] = ()
-    assumptions: dict = field(default_factory=dict)
+    assumptions: dict[str, str] = field(default_factory=dict)
     compute: tuple[Step, ...] = ()
     round: str | None = None
     within: Fraction | None = None
@@ -117,7 +118,7 @@ class Claim:
     erratum: Erratum | None = None
     cites: tuple[str, ...] = ()
     notes: str | None = None
-    probe: dict | None = None
+    probe: dict[str, Any] | None = None
     doc: Document | None = field(default=None, compare=False, repr=False)  # for the line of any key
     explicit_id: bool = False
 
@@ -125,11 +126,11 @@ class Claim:
     def group(self) -> str:
         return self.id.split("/", 1)[0] if "/" in self.id else ""
 
-    def line_of(self, *path) -> int:
+    def line_of(self, *path: str | int) -> int:
         return self.doc.line(*path) if self.doc is not None else self.line
 
     @classmethod
-    def from_document(cls, doc: Document, default_id: str) -> tuple[Claim | None, list]:
+    def from_document(cls, doc: Document, default_id: str) -> tuple[Claim | None, list[Problem]]:
         c = Checker(doc)
         data = c.mapping((), doc.data, allowed=CLAIM_KEYS, required={"said", "label"})
         if not isinstance(doc.data, dict):
@@ -207,8 +208,8 @@ class Claim:
                    erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc, also_said=also_said,
                    explicit_id="id" in data), []
 
-    def to_dict(self) -> dict:
-        out: dict = {"said": self.said}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"said": self.said}
         if self.explicit_id:
             out["id"] = self.id
         out["figure" if self.figure is not None else "check"] = self.figure if self.figure is not None else self.check
@@ -238,14 +239,14 @@ class Claim:
 _UNIT_WORDS = re.compile(r"(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?(?:B|bit|byte|token|tok|parameter|param)|USD|dollar|percent")
 
 
-def _shadows_a_unit(c: Checker, path: tuple, name: str) -> bool:
+def _shadows_a_unit(c: Checker, path: KeyPath, name: str) -> bool:
     if not _UNIT_WORDS.fullmatch(name):
         return False
     c.problem(path, f"{name!r} is the name of a unit; choose another name")
     return True
 
 
-def _inputs(c: Checker, raw) -> tuple[Input, ...]:
+def _inputs(c: Checker, raw: object) -> tuple[Input, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, dict):
@@ -271,8 +272,8 @@ def _inputs(c: Checker, raw) -> tuple[Input, ...]:
     return tuple(out)
 
 
-def _assumptions(c: Checker, raw, inputs) -> dict:
-    out = {}
+def _assumptions(c: Checker, raw: object, inputs: tuple[Input, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
     if raw is not None:
         if not isinstance(raw, dict):
             c.problem(("assumptions",), "expected a mapping of input name: why")
@@ -292,7 +293,7 @@ def _assumptions(c: Checker, raw, inputs) -> dict:
     return out
 
 
-def _steps(c: Checker, raw, input_names: set[str]) -> tuple[Step, ...]:
+def _steps(c: Checker, raw: object, input_names: set[str]) -> tuple[Step, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, dict) or not raw:
@@ -324,7 +325,7 @@ def _steps(c: Checker, raw, input_names: set[str]) -> tuple[Step, ...]:
     return tuple(out)
 
 
-def _percent(c: Checker, raw) -> Fraction | None:
+def _percent(c: Checker, raw: object) -> Fraction | None:
     text = c.text(("within",), raw if not isinstance(raw, (int, float)) or isinstance(raw, bool) else str(raw))
     if text is None:
         return None
@@ -335,7 +336,7 @@ def _percent(c: Checker, raw) -> Fraction | None:
     return Fraction(match.group(1)) / 100
 
 
-def _erratum(c: Checker, raw) -> Erratum | None:
+def _erratum(c: Checker, raw: object) -> Erratum | None:
     data = c.mapping(("erratum",), raw, allowed={"reason", "recomputed"}, required={"reason", "recomputed"})
     reason = c.text(("erratum", "reason"), data.get("reason"), max_len=2000)
     recomputed = c.text(("erratum", "recomputed"), data.get("recomputed"), max_len=200)
@@ -348,7 +349,7 @@ def _erratum(c: Checker, raw) -> Erratum | None:
     return Erratum(reason=reason, recomputed=recomputed) if reason and recomputed else None
 
 
-def _cites(c: Checker, raw) -> tuple[str, ...]:
+def _cites(c: Checker, raw: object) -> tuple[str, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -366,7 +367,7 @@ def _cites(c: Checker, raw) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _also_said(c: Checker, raw) -> tuple[str, ...]:
+def _also_said(c: Checker, raw: object) -> tuple[str, ...]:
     """``also_said``: the other sentences, as printed, where the text repeats this claim's figure."""
     if raw is None:
         return ()

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
+from .errors import Problem
 from .figures import format_exact
+
+if TYPE_CHECKING:
+    from .measurements import Beside
 
 FORMAT = 1
 STATUSES = ("verified", "erratum", "drift", "unchecked", "error")
@@ -30,7 +35,7 @@ class Message:
     line: int = 0
     key: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "file": self.file, "line": self.line, "key": self.key}
 
 
@@ -42,7 +47,7 @@ class Quantity:
     unit: str
     display: str  # formatted with thousands separators, unit attached
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"value": json_number(self.value), "exact": format_exact(self.value), "unit": self.unit,
                 "display": self.display}
 
@@ -54,7 +59,7 @@ class StepResult:
     result: Quantity | None
     line: int = 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "expression": self.expression,
                 "result": self.result.to_dict() if self.result else None, "line": self.line}
 
@@ -73,7 +78,7 @@ class InputResult:
     claim_status: str | None = None
     assumption: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("name", "text", "kind", "source", "key", "grade", "passage", "claim",
                                               "claim_status", "assumption")}
         out["result"] = self.result.to_dict() if self.result else None
@@ -90,7 +95,7 @@ class Comparison:
     rule: str  # "rounded to 1 decimal", "exact", "within 5%", ...
     holds: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"printed": self.printed, "unit": self.unit, "recomputed": self.recomputed.to_dict(),
                 "rule": self.rule, "holds": self.holds}
 
@@ -102,7 +107,7 @@ class Citation:
     text: str | None
     grade: str | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "passage_id": self.passage_id, "text": self.text, "grade": self.grade}
 
 
@@ -129,11 +134,11 @@ class ClaimResult:
     sources: tuple[str, ...] = ()  # every source this claim rests on, through its inputs and claims
     grade: str | None = None  # the least certain grade among them
     notes: str | None = None
-    erratum: dict | None = None
-    measurements: tuple = ()
+    erratum: dict[str, Any] | None = None
+    measurements: tuple[Beside, ...] = ()
     also_said: tuple[str, ...] = ()  # other sentences repeating the figure (check-draft reads them)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "group": self.group, "file": self.file, "line": self.line, "said": self.said,
             "label": self.label, "figure": self.figure, "check": self.check, "status": self.status,
@@ -165,17 +170,17 @@ class SourceResult:
     publisher: str | None = None
     date: str | None = None
     url: str | None = None
-    hub: dict | None = None
-    retrieved: dict = field(default_factory=dict)
+    hub: dict[str, Any] | None = None
+    retrieved: dict[str, Any] = field(default_factory=dict)
     snapshot: str | None = None
     sha256: str | None = None
-    passages: dict = field(default_factory=dict)
-    values: dict = field(default_factory=dict)  # name -> {value, passage}
+    passages: dict[str, str] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)  # name -> {value, passage}
     notes: str | None = None
     cited_by: tuple[str, ...] = ()
     messages: tuple[Message, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in ("id", "file", "line", "title", "grade", "status", "publisher", "date",
                                               "url", "hub", "retrieved", "snapshot", "sha256", "passages", "values",
                                               "notes")}
@@ -188,11 +193,11 @@ class SourceResult:
 class Report:
     claims: tuple[ClaimResult, ...]
     sources: tuple[SourceResult, ...]
-    problems: tuple = ()  # every Problem with the input, claims and sources alike
+    problems: tuple[Problem, ...] = ()  # every Problem with the input, claims and sources alike
     format: int = FORMAT
 
     @property
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         counts = {status: 0 for status in STATUSES}
         for claim in self.claims:
             counts[claim.status] += 1
@@ -212,14 +217,14 @@ class Report:
     def claim(self, claim_id: str) -> ClaimResult | None:
         return next((c for c in self.claims if c.id == claim_id), None)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"format": self.format, "summary": self.summary,
                 "claims": [c.to_dict() for c in self.claims],
                 "sources": [s.to_dict() for s in self.sources],
                 "problems": [p.to_dict() for p in self.problems]}
 
 
-def json_number(value: Fraction):
+def json_number(value: Fraction) -> int | float:
     """An int when whole, else the nearest float; the exact value travels beside it as text."""
     if type(value) is not Fraction:  # Fraction(a Fraction) builds a copy, in Python: 10,000s of them
         value = Fraction(value)

@@ -14,9 +14,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from . import units
-from .errors import LedgerError
+from .errors import LedgerError, Problem
 from .models import GRADES, SNAPSHOT
 from .validate import Checker
 from .yamlio import Document
@@ -55,24 +56,24 @@ class Source:
     date: str | None = None
     url: str | None = None
     hub: Hub | None = None
-    retrieved: dict = field(default_factory=dict)
+    retrieved: dict[str, Any] = field(default_factory=dict)
     snapshot: str | None = None
     format: str = "text"
-    values: dict = field(default_factory=dict)
-    passages: dict = field(default_factory=dict)
+    values: dict[str, Value] = field(default_factory=dict)
+    passages: dict[str, str] = field(default_factory=dict)
     notes: str | None = None
-    safetensors: dict | None = None
+    safetensors: dict[str, Any] | None = None
     doc: Document | None = field(default=None, compare=False, repr=False)  # for the line of any key
 
     @property
     def sha256(self) -> str | None:
         return self.snapshot.split(".", 1)[0] if self.snapshot else None
 
-    def line_of(self, *path) -> int:
+    def line_of(self, *path: str | int) -> int:
         return self.doc.line(*path) if self.doc is not None else self.line
 
     @classmethod
-    def from_document(cls, doc: Document, source_id: str) -> tuple[Source | None, list]:
+    def from_document(cls, doc: Document, source_id: str) -> tuple[Source | None, list[Problem]]:
         c = Checker(doc)
         data = c.mapping((), doc.data, allowed=SOURCE_KEYS, required={"title", "grade"})
         if not isinstance(doc.data, dict):
@@ -139,7 +140,7 @@ class Source:
                    doc=doc), []
 
 
-def _value(c: Checker, name, spec) -> Value | None:
+def _value(c: Checker, name: str, spec: object) -> Value | None:
     path = ("values", name)
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", str(name)):
         c.problem(path, "value names are letters, digits, '-', '_' and '.'")
@@ -235,7 +236,7 @@ class Snapshot:
             if isinstance(node, (dict, list)) or node is None or isinstance(node, bool):
                 raise LedgerError(f"key {key!r} in snapshot {self.name} is not a number")
             return str(node)
-        found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', self.text))
+        found: set[str] = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', self.text))
         if not found:
             names = re.findall(r'"([^"\\\n]{1,200})"\s*:\s*-?\d', self.text)
             raise LedgerError(f"key {key!r} is not in snapshot {self.name}{_near(key, names)}")
@@ -255,7 +256,7 @@ class Snapshot:
             if not isinstance(node, str) or node.startswith(("-", ".")) or node[:1].isdigit():
                 raise LedgerError(f"key {key!r} in snapshot {self.name} is not a text value")
             return node
-        found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*"([^"\\\n]{1,64})"', self.text))
+        found: set[str] = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*"([^"\\\n]{1,64})"', self.text))
         if not found:
             raise LedgerError(f"key {key!r} is not in snapshot {self.name} as a quoted text value")
         if len(found) > 1:
@@ -298,9 +299,9 @@ class _DuplicateKey(ValueError):
         self.key = key
 
 
-def _unique_keys(pairs: list) -> dict:
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object, refusing a key that appears twice (``json`` would keep the last silently)."""
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
             raise _DuplicateKey(key)
