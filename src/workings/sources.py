@@ -8,6 +8,7 @@ that states it), a dotted path into JSON, or a ``"key": number`` pair in a confi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -236,13 +237,13 @@ class Snapshot:
             if isinstance(node, (dict, list)) or node is None or isinstance(node, bool):
                 raise LedgerError(f"key {key!r} in snapshot {self.name} is not a number")
             return str(node)
-        found: set[str] = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', self.text))
+        pairs = excerpt_numbers(self.text)
+        found = pairs.get(key)
         if not found:
-            names = re.findall(r'"([^"\\\n]{1,200})"\s*:\s*-?\d', self.text)
-            raise LedgerError(f"key {key!r} is not in snapshot {self.name}{_near(key, names)}")
+            raise LedgerError(f"key {key!r} is not in snapshot {self.name}{_near(key, list(pairs))}")
         if len(found) > 1:
             raise LedgerError(f"key {key!r} has several values in snapshot {self.name}: {', '.join(sorted(found))}")
-        return found.pop()
+        return found[0]
 
     def lookup_text(self, key: str) -> str:
         """The text value of ``key`` (a dtype name, say): a JSON string at a dotted path, or in an excerpt a
@@ -291,6 +292,20 @@ def _near(key: str, names: list[str]) -> str:
     for last in difflib.get_close_matches(key.rsplit(".", 1)[-1], list(by_last), n=3, cutoff=0.6):
         close += [name for name in by_last[last] if name not in close]
     return f"; near names: {', '.join(close[:5])}" if close else ""
+
+
+_EXCERPT_PAIR = re.compile(r'"([^"\\\n]{1,200})"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)')
+
+
+@functools.lru_cache(maxsize=64)
+def excerpt_numbers(text: str) -> dict[str, tuple[str, ...]]:
+    """The ``"key": number`` pairs of a config excerpt kept as text (``format: text``): each key's
+    distinct numbers as printed, in order. A key with more than one is ambiguous: ``lookup`` refuses
+    it, and refresh lists it as changed. The one reader of this format (verify and refresh alike)."""
+    found: dict[str, dict[str, None]] = {}
+    for key, number in _EXCERPT_PAIR.findall(text):
+        found.setdefault(key, {})[number] = None
+    return {key: tuple(numbers) for key, numbers in found.items()}
 
 
 class _DuplicateKey(ValueError):

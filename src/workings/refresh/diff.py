@@ -10,15 +10,12 @@ the copy had are compared: the copy never claimed to have the rest.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from workings.refresh.pagetext import occurs
-
-_PAIR = re.compile(r'"([^"\\]{1,200})"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)')
-
+from workings.sources import excerpt_numbers
 
 @dataclass(frozen=True, kw_only=True)
 class KeyChange:
@@ -66,11 +63,10 @@ def flatten(node: object, prefix: str = "") -> dict[str, str]:
 
 
 def text_pairs(text: str) -> dict[str, str]:
-    """`"key": number` pairs of a text excerpt, for keys that occur with one value only."""
-    seen: dict[str, set[str]] = {}
-    for key, number in _PAIR.findall(text):
-        seen.setdefault(key, set()).add(number)
-    return {key: numbers.pop() for key, numbers in seen.items() if len(numbers) == 1}
+    """`"key": number` pairs of a text excerpt, read as verify reads them (`sources.excerpt_numbers`).
+    A key printed with several values is kept as them all ("4096, 8192"), so that a copy that comes to
+    disagree with itself is listed as a change, not dropped: verify refuses to read such a key."""
+    return {key: ", ".join(numbers) for key, numbers in excerpt_numbers(text).items()}
 
 
 def snapshot_keys(data: bytes, fmt: str) -> dict[str, str]:
