@@ -21,6 +21,7 @@ import pint
 
 from . import quick, units
 from .errors import ExpressionError, UnitError
+from .figures import round_step
 
 MAX_SOURCE = 1000
 MAX_DEPTH = 50
@@ -43,7 +44,7 @@ def _ceil(x):
 
 
 def _round(x):
-    return _apply_whole(x, lambda m: math.floor(m + Fraction(1, 2)) if m >= 0 else -math.floor(-m + Fraction(1, 2)))
+    return _apply_whole(x, lambda m: round_step(m, 1))  # half away from zero, as figures round
 
 
 def _apply_whole(x, fn):

@@ -73,19 +73,24 @@ def read_figure(text: str) -> Figure:
 
 
 def round_to(value: Fraction, places: int, mode: str = "nearest") -> Fraction:
-    """``value`` rounded to ``places`` decimals (negative: to tens, hundreds...).
+    """``value`` rounded to ``places`` decimals (negative: to tens, hundreds...); see ``round_step``."""
+    return round_step(value, Fraction(1) / Fraction(10) ** places, mode)
+
+
+def round_step(value: Fraction, step: Fraction | int, mode: str = "nearest") -> Fraction:
+    """``value`` rounded to a whole multiple of ``step``: the one rounding rule of the ledger (a
+    figure's places, a step's ``round()``, a draft's "about 200").
 
     ``nearest`` rounds half away from zero, as people do by hand; ``floor``/``ceil`` as named."""
-    scale = Fraction(10) ** places
-    scaled = value * scale
+    scaled = Fraction(value) / step
     if mode == "floor":
         whole = scaled.numerator // scaled.denominator
     elif mode == "ceil":
         whole = -((-scaled.numerator) // scaled.denominator)
     else:
-        whole = int((abs(scaled) + Fraction(1, 2)).__floor__())
+        whole = (abs(scaled.numerator) * 2 + scaled.denominator) // (scaled.denominator * 2)
         whole = whole if scaled >= 0 else -whole
-    return Fraction(whole) / scale
+    return whole * Fraction(step)
 
 
 def format_number(value: Fraction, places: int | None = None, *, max_places: int = 6, grouping: bool = True) -> str:

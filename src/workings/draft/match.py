@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from .. import units
 from ..errors import LedgerError
-from ..figures import format_number, read_figure
+from ..figures import format_number, read_figure, round_step
 from ..report import ClaimResult
 from . import identity
 from .finder import Figure, find_figures
@@ -206,20 +206,8 @@ def _agrees(figure: Figure, value: Fraction) -> bool:
         digits = figure.number.replace(",", "")
         if "." not in digits and digits.isdigit() and digits.strip("0"):
             step *= 10 ** (len(digits) - len(digits.rstrip("0")))
-        return any(_round(value, step, mode) == printed for mode in ("nearest", "floor", "ceil"))
-    return _round(value, step, "nearest") == printed
-
-
-def _round(value: Fraction, step: Fraction, mode: str) -> Fraction:
-    scaled = value / step
-    if mode == "floor":
-        whole = scaled.numerator // scaled.denominator
-    elif mode == "ceil":
-        whole = -((-scaled.numerator) // scaled.denominator)
-    else:
-        whole = (abs(scaled.numerator) * 2 + scaled.denominator) // (scaled.denominator * 2)
-        whole = whole if scaled >= 0 else -whole
-    return whole * step
+        return any(round_step(value, step, mode) == printed for mode in ("nearest", "floor", "ceil"))
+    return round_step(value, step) == printed
 
 
 def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
