@@ -7,11 +7,18 @@ from fractions import Fraction
 
 import pytest
 
-from workings.measurements import (Device, Measurement, MeasurementError, Software, Value, beside, dump,
-                                   load_measurements, write)
+from workings.loader import load_ledger
+from workings.measurements import Device, Measurement, MeasurementError, Software, Value, beside, dump, write
 
 CPU = Device(type="cpu", name="AMD EPYC", memory_bytes=25 * 2**30, allocator="storage")
 GPU = Device(type="cuda", name="NVIDIA H100 80GB HBM3", memory_bytes=85_029_158_912, allocator="cuda-caching")
+
+
+def load_measurements(root):
+    """The measurements as verify reads them: the loader's walk of ledger/measurements."""
+    (root / "claims").mkdir(exist_ok=True)
+    ledger = load_ledger(root)
+    return ledger.measurements, ledger.problems
 
 
 def measurement(**changes) -> Measurement:

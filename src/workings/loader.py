@@ -316,10 +316,8 @@ def _load_measurements(ledger: Ledger) -> None:
     folder = ledger.root / MEASUREMENTS_DIR
     if not folder.is_dir():
         return
-    try:
-        from .measurements import load_measurement  # written by the probe work; no torch there
-    except ImportError:
-        return
+    from .measurements import load_measurement  # no torch there; imported only where a ledger has measurements
+
     for path in _yaml_files(ledger, MEASUREMENTS_DIR):
         doc, problems = _read(ledger, path)
         if doc is not None:

@@ -22,7 +22,7 @@ import yaml
 
 from . import atomic
 from .errors import LedgerError, Problem
-from .yamlio import Document, YamlError, load
+from .yamlio import Document, load
 
 if TYPE_CHECKING:
     from .report import ClaimResult
@@ -220,11 +220,6 @@ class Measurement:
         if self.device.is_gpu and not self.software.cuda:
             raise MeasurementError("software.cuda", "a cuda measurement must record the CUDA version")
 
-    def summary(self) -> str:
-        """One line for ``workings show``: what was measured where, against what, and how it agreed."""
-        return (f"{self.probe} on {self.device.label}, {self.date}: {self.result} against the estimate "
-                f"{self.estimate}: {self.agreement().text} ({MEASUREMENTS_DIR}/{self.filename})")
-
     @property
     def filename(self) -> str:
         """The path under ``ledger/measurements/``: ``<claim>--<device>--<date>.yaml``."""
@@ -383,40 +378,3 @@ def load_measurement(doc: Document) -> tuple[Measurement | None, list[Problem]]:
         path = tuple(exc.key.split(".")) if exc.key else ()
         return None, [Problem(file=doc.file, line=doc.line(*path), key=exc.key, message=str(exc))]
     return measurement, []
-
-
-def load_measurements(root: Path) -> tuple[list[Measurement], list[Problem]]:
-    """Every measurement under ``root/ledger/measurements``, and a Problem for each unusable file."""
-    base = Path(root) / MEASUREMENTS_DIR
-    found: list[Measurement] = []
-    problems: list[Problem] = []
-    from .loader import MAX_RECORD_BYTES, read_plain_file  # refuses links, pipes and devices
-
-    for path in sorted(base.rglob("*.yaml")) if base.is_dir() else []:
-        rel = path.relative_to(Path(root)).as_posix()
-        try:
-            doc = load(read_plain_file(path, MAX_RECORD_BYTES), rel)
-        except YamlError as exc:
-            problems.append(Problem(file=rel, line=exc.line, key="", message=str(exc)))
-            continue
-        except LedgerError as exc:
-            problems.append(Problem(file=rel, line=0, key="", message=str(exc)))
-            continue
-        measurement, more = load_measurement(doc)
-        problems.extend(more)
-        if measurement is not None:
-            found.append(measurement)
-    return found, problems
-
-
-def by_claim(measurements: list[Measurement]) -> dict[str, list[Measurement]]:
-    """Measurements grouped by claim id, GPU ones first, then newest first."""
-    grouped: dict[str, list[Measurement]] = {}
-    for m in measurements:
-        grouped.setdefault(m.claim, []).append(m)
-    for items in grouped.values():
-        # Stable sorts, last key first: GPU before CPU, then newest first, then by file name.
-        items.sort(key=lambda m: m.filename)
-        items.sort(key=lambda m: m.date, reverse=True)
-        items.sort(key=lambda m: not m.device.is_gpu)
-    return grouped

@@ -80,9 +80,6 @@ class Input:
         figure = units.read_quantity(text)
         return cls(name=name, text=text, kind="literal", value=figure.value, unit=figure.unit)
 
-    def to_text(self) -> str:
-        return self.text
-
 
 @dataclass(frozen=True, kw_only=True)
 class Step:

@@ -192,13 +192,6 @@ def display_form(value) -> tuple[Fraction, str]:
     return (magnitude if factor == 1 else magnitude * factor), label
 
 
-def simplify(value):
-    """Reduce a quantity for display: a ratio of like units (GiB/GB) becomes a pure number."""
-    if value.dimensionless:
-        return value.to(_dimensionless_unit())
-    return value
-
-
 def unit_label(value) -> str:
     """A short unit string for display: ``B/token``, ``GiB``; empty for a pure number."""
     return display_form(value)[1]

@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from . import equations, setaside
-from .text import Paragraph, is_markdown, paragraphs, sentence_at, sentence_index, sentences
+from .text import Paragraph, paragraphs, sentence_at, sentence_index, sentences
 from .words import WordNumber, number_at, read_unit, scale_of, split_words
 
 # "196,608", "0.33", and thousands grouped by spaces as much of the world prints them ("128 000",
@@ -111,15 +111,6 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
         _scan(paragraph, figures, printed, skipped)
     return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped),
                  sentences=tuple(every))
-
-
-def find_in_file(path) -> Found:
-    from pathlib import Path
-
-    from .reading import read_draft  # UTF-8, within the size and digit limits
-
-    path = Path(path)
-    return find_figures(read_draft(path), markdown=is_markdown(path.name))
 
 
 def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEquation],

@@ -13,9 +13,6 @@ from dataclasses import dataclass
 
 from .text import Paragraph
 
-REASONS = ("date", "list-number", "version", "model-name", "hardware-name", "format-name", "reference",
-           "ordinal", "heading", "formula", "url", "code", "vague")
-
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
           r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)")
 # A number followed by one of these is a quantity, not a year or a day of the month.
@@ -108,10 +105,3 @@ def _without_overlaps(found: list[SetAside]) -> list[SetAside]:
             continue
         out.append(item)
     return out
-
-
-def covering(spans: list[SetAside], start: int, end: int) -> SetAside | None:
-    for span in spans:
-        if span.start < end and start < span.end:
-            return span
-    return None
