@@ -17,6 +17,8 @@ from .models import CLAIM_ID, SOURCE_ID, Claim
 from .sources import Snapshot, Source
 from .yamlio import Document, YamlError, load
 
+# Where a ledger keeps what, under its root: defined here only (refresh, probes, show and the
+# measurement records import them).
 CLAIMS_DIR = "claims"
 SOURCES_DIR = "ledger/sources"
 SNAPSHOTS_DIR = "ledger/snapshots"

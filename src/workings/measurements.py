@@ -22,13 +22,13 @@ import yaml
 
 from . import atomic
 from .errors import LedgerError, Problem
+from .loader import MEASUREMENTS_DIR
 from .yamlio import Document, load
 
 if TYPE_CHECKING:
     from .report import ClaimResult
 
 FORMAT = 1  # version history: 1 (first format)
-MEASUREMENTS_DIR = "ledger/measurements"
 PROBES = ("kv-bytes", "fit", "quant")
 DEVICE_TYPES = ("cpu", "cuda")
 # How a probe's result is compared with its estimate:

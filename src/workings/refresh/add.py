@@ -34,7 +34,7 @@ from pathlib import Path
 from workings import atomic
 from workings.refresh.cleanup import ledger_lock
 from workings.errors import LedgerError
-from workings.loader import SNAPSHOTS_DIR, SOURCES_DIR
+from workings.loader import CLAIMS_DIR, SNAPSHOTS_DIR, SOURCES_DIR
 from workings.models import GRADE_MEANING, GRADES, SOURCE_ID
 from workings.refresh import archive
 from workings.refresh.fetch import Fetched, FetchError, Limits, check_url, http_get, hub_endpoint, make_session
@@ -118,7 +118,7 @@ def add_source(root: Path, request: Request, *, limits: Limits = Limits(),
                now: Callable[[], str] = _now) -> Added:
     """Fetch or read the source, archive it, and write its record; AddError says why not."""
     root = Path(root)
-    if not (root / SOURCES_DIR).parent.is_dir() and not (root / "claims").is_dir():
+    if not (root / SOURCES_DIR).parent.is_dir() and not (root / CLAIMS_DIR).is_dir():
         raise AddError(f"{root}: no claims/ or ledger/ here; is --root the ledger's folder?")
     grade = _grade(request)
     source_id = request.id or _default_id(request)

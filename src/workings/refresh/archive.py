@@ -24,10 +24,8 @@ import yaml
 
 from workings import atomic
 from workings.errors import LedgerError
-from workings.loader import MAX_RECORD_BYTES, read_plain_file
+from workings.loader import MAX_RECORD_BYTES, SNAPSHOTS_DIR, SOURCES_DIR, read_plain_file
 
-SNAPSHOTS_DIR = Path("ledger/snapshots")
-SOURCES_DIR = Path("ledger/sources")
 _PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]*")
 _NOT_PLAIN = re.compile(r"(?i)(y|n|yes|no|on|off|true|false|null|~|[-+]?[\d._]+([eE][-+]?\d+)?|\d{4}-.*)")
 # Top-level keys refresh may add, each placed after the first of its anchors the record has.

@@ -19,7 +19,7 @@ from ..draft.article import front_matter
 from ..draft.check import DraftCheck, FigureResult, check_text
 from ..draft.text import is_markdown, paragraphs
 from ..errors import LedgerError
-from ..loader import read_plain_file
+from ..loader import CLAIMS_DIR, read_plain_file
 from ..report import Report
 
 ARTICLE = "article.md"
@@ -54,7 +54,7 @@ def load_articles(root: str | Path, report: Report) -> tuple[list[Article], list
     root = Path(root)
     out: list[Article] = []
     problems: list[str] = []
-    folder = root / "claims"
+    folder = root / CLAIMS_DIR
     if not folder.is_dir():
         return out, problems
     for group in sorted(folder.iterdir(), key=lambda p: p.name):
