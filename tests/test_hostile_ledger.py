@@ -334,7 +334,7 @@ def test_a_pipe_is_an_error_naming_it_and_nothing_waits_on_it(tmp_path, where, m
 def test_the_other_readers_of_records_do_not_wait_on_a_pipe_or_follow_a_link(tmp_path):
     """Siblings: the measurement reader and refresh's search for snapshots still in use read records
     too; a pipe named like a record used to block them, and a link to /dev/zero never ends."""
-    from workings.measurements import load_measurements
+    from workings.loader import load_ledger
     from workings.refresh.archive import referenced_snapshots
 
     led = _qwen_ledger(tmp_path)
@@ -344,7 +344,9 @@ def test_the_other_readers_of_records_do_not_wait_on_a_pipe_or_follow_a_link(tmp
     os.mkfifo(led.root / "ledger" / "sources" / "pipe.yaml")
     if os.path.exists("/dev/zero"):
         (led.root / "ledger" / "sources" / "zero.yaml").symlink_to("/dev/zero")
-    found, problems = load_measurements(led.root)
+    ledger = load_ledger(led.root)  # the one reader of measurement records
+    found = ledger.measurements
+    problems = [p for p in ledger.problems if p.file.startswith("ledger/measurements/")]
     assert found == [] and [(p.file, p.message) for p in problems] == [
         ("ledger/measurements/kv/per-token--cpu--2026-01-01.yaml", "is not a plain file")]
     snapshot = (led.root / "ledger" / "sources" / "qwen.yaml").read_text().split("snapshot: ")[1].split()[0]

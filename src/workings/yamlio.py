@@ -35,15 +35,22 @@ class _Loader(_Base):
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
-            seen = set()
-            for key_node, _ in node.value:
-                if key_node.tag == MERGE_TAG:
-                    raise YamlError(MERGE_MESSAGE, key_node.start_mark.line + 1)
-                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-                if key is not None and key in seen:
-                    raise YamlError(f"key {key!r} appears twice", key_node.start_mark.line + 1)
-                seen.add(key)
+            _refuse_repeats(node)
         return super().construct_mapping(node, deep)
+
+
+def _refuse_repeats(node: yaml.MappingNode) -> None:
+    """A merge key, or a key written twice in one mapping, as a YamlError with its line: the rule for
+    the constructor above and for the line walk (the quick path's loop in ``_build`` applies it inline)."""
+    seen = set()
+    for key_node, _ in node.value:
+        if key_node.tag == MERGE_TAG:
+            raise YamlError(MERGE_MESSAGE, key_node.start_mark.line + 1)
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+        if key is not None:
+            if key in seen:
+                raise YamlError(f"key {key!r} appears twice", key_node.start_mark.line + 1)
+            seen.add(key)
 
 
 MAX_BYTES = 1_000_000
@@ -252,16 +259,11 @@ def _walk(node, path: Path, lines: dict, seen: set) -> None:
     if len(seen) > MAX_NODES:
         raise YamlError(f"record has more than {MAX_NODES:,} YAML nodes", node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
-        keys = set()
+        _refuse_repeats(node)
         for key_node, value_node in node.value:
-            if key_node.tag == MERGE_TAG:
-                raise YamlError(MERGE_MESSAGE, key_node.start_mark.line + 1)
             _walk(key_node, path, {}, seen)
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
             if key is not None:
-                if key in keys:
-                    raise YamlError(f"key {key!r} appears twice", key_node.start_mark.line + 1)
-                keys.add(key)
                 lines[path + (key,)] = key_node.start_mark.line + 1
             _walk(value_node, path + (key,), lines, seen)
     elif isinstance(node, yaml.SequenceNode):
