@@ -82,7 +82,13 @@ def _places(claim) -> list[str]:
     shown = [m for m in claim.messages if m.kind in ("error", "drift", "erratum", "ambiguous")]
     if not shown:
         return [f"{claim.file}:{claim.line}: {claim.reason}"]
-    return [f"{m.file or claim.file}:{m.line or claim.line}: {m.key + ': ' if m.key else ''}{m.text}" for m in shown]
+    return [f"{_where(m.file or claim.file, m.line or claim.line)}: {m.key + ': ' if m.key else ''}{m.text}"
+            for m in shown]
+
+
+def _where(file: str, line: int) -> str:
+    """``file:line``, or the file alone for a problem with the whole file (a link, a pipe: no line)."""
+    return f"{file}:{line}" if line else file
 
 
 def summary_line(report: Report) -> str:

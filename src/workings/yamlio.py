@@ -21,13 +21,20 @@ except AttributeError:  # pragma: no cover
     _Base = yaml.SafeLoader
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+MERGE_MESSAGE = "merge keys (<<) are not allowed in records: write each key out"
+
+
 class _Loader(_Base):
-    """The safe loader, refusing a key that appears twice (YAML would keep the last silently)."""
+    """The safe loader, refusing a key that appears twice (YAML would keep the last silently) and a
+    merge key ``<<``, which would bring in keys the duplicate check never sees."""
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
             seen = set()
             for key_node, _ in node.value:
+                if key_node.tag == MERGE_TAG:
+                    raise YamlError(MERGE_MESSAGE, key_node.start_mark.line + 1)
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
                 if key is not None and key in seen:
                     raise YamlError(f"key {key!r} appears twice", key_node.start_mark.line + 1)
@@ -243,6 +250,8 @@ def _walk(node, path: Path, lines: dict, seen: set) -> None:
     if isinstance(node, yaml.MappingNode):
         keys = set()
         for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                raise YamlError(MERGE_MESSAGE, key_node.start_mark.line + 1)
             _walk(key_node, path, {}, seen)
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
             if key is not None:
