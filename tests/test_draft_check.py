@@ -225,7 +225,7 @@ def test_a_failing_relation_is_reported_on_its_sentence(tmp_ledger):
 
 
 def test_a_recorded_erratum_on_a_set_aside_year_is_still_flagged(tmp_ledger):
-    tmp_ledger.claim("dates/v1-year", 'said: "It is a tenth of V1 from 2024."\nfigure: "2024"\nlabel: quoted\n'
+    tmp_ledger.claim("dates/v1-year", 'said: "It is a tenth of V1 from 2024."\nfigure: "2024"\nlabel: estimate\n'
                      "inputs:\n  year: 2023\nassumptions:\n  year: V1 came out in 2023.\ncompute:\n  y: year\n"
                      'erratum:\n  reason: "V1 came out in 2023."\n  recomputed: "2023"\n')
     check = check_text("Intro.\n\nIt is a tenth of V1 from 2024.\n", tmp_ledger.verify(), issue="dates")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .report import ClaimResult, Report
+from .report import BASIS_MEANING, ClaimResult, Report
 
 
 def derivation(report: Report, claim: ClaimResult) -> str:
@@ -15,6 +15,7 @@ def derivation(report: Report, claim: ClaimResult) -> str:
         out.append(f"figure: {claim.figure}   label: {claim.label}")
     elif claim.check:
         out.append(f"check: {claim.check}   label: {claim.label}")
+    out.append(_basis(claim))
     if claim.inputs:
         out.append("inputs:")
         for item in claim.inputs:
@@ -56,6 +57,19 @@ def derivation(report: Report, claim: ClaimResult) -> str:
         out.append(_wrap(f"notes: {claim.notes}"))
     out.append(f"status: {claim.status}: {claim.reason}")
     return "\n".join(out) + "\n"
+
+
+def _basis(claim: ClaimResult) -> str:
+    """The basis line: what the value is computed from, and which inputs it depends on."""
+    text = f"basis: {claim.basis}: {BASIS_MEANING[claim.basis]}"
+    d = claim.dependence
+    if d is not None:
+        parts = [f"{what} {', '.join(names)}" for what, names in (
+            ("sourced:", d.sourced), ("assumed:", d.assumed), ("does not depend on:", d.unused),
+            ("stated by:", d.stating)) if names]
+        if parts:
+            text += "; " + "; ".join(parts)
+    return _wrap(text)
 
 
 def _wrap(text: str, indent: int = 0) -> str:

@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 from ..figures import format_exact
 from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
-from ..report import FAILING, STATUSES, ClaimResult, Report
+from ..report import BASIS_MEANING, FAILING, STATUSES, ClaimResult, Report
 
 # Status is never shown by colour alone: each has a symbol and a word (the colour only repeats them).
 STATUS_SYMBOL = {"verified": "✓", "erratum": "✎", "drift": "≠", "unchecked": "?", "error": "✗"}
@@ -150,6 +150,7 @@ class Site:
             "measurements": [self.measurement(m, claim) for m in claim.measurements],
             "messages": [m for m in claim.messages if m.kind != "note" or m.text != claim.reason],
             "label_note": LABEL_MEANING.get(claim.label or ""),
+            "basis_note": BASIS_MEANING.get(claim.basis, ""),
         }
 
     def input(self, item) -> dict:
