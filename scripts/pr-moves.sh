@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 base_sha=$1
 shift
 work=$(mktemp -d)
+cleanup() { git worktree remove --force "$work/base" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
 git fetch --no-tags --depth=1 origin "$base_sha"
 git worktree add --detach "$work/base" "$base_sha"
 python -m venv --system-site-packages "$work/venv"  # reuse what is installed; pip adds what the base needs

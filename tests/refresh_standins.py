@@ -6,7 +6,9 @@ and can be told to misbehave for the next requests to a path: `fail(path, 500, 5
 twice then serves normally; also "timeout" (answer nothing for a while), "truncate" (promise more
 bytes than are sent), "oversize" (send more than any limit), "drip" (the headers at once, then the
 body one byte every `DRIP_INTERVAL` s), "drip-headers" (the status line, then a header one byte at a
-time) and "long-header" (a header line of 100 MB, sent until the client hangs up). Each drip is
+time), "long-header" (a header line of 100 MB, sent until the client hangs up), "many-headers" (a
+thousand of them) and "busy" (503 with
+`Retry-After: BUSY_SECONDS`). Each drip is
 `DRIP_BYTES` long, and `Behaviour.dripped` counts the bytes sent, so a test can show that the client
 stopped before a drip ended without timing anything.
 """
@@ -28,6 +30,7 @@ STALL_SECONDS = 3.0  # how long a "timeout" answer stalls: longer than the tests
 DRIP_INTERVAL = 0.1  # seconds between two bytes of a drip: well inside the tests' client timeouts
 DRIP_BYTES = 300  # a drip lasts DRIP_BYTES * DRIP_INTERVAL = 30 s: far past the tests' deadlines
 LONG_HEADER = 100 * 2**20
+BUSY_SECONDS = 20  # the Retry-After of a "busy" answer
 
 
 def git_blob_sha1(data: bytes) -> str:
@@ -97,7 +100,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.behaviour.log.append((self.command, path))
         self.behaviour.agents.append((self.command, path, self.headers.get("User-Agent", "")))
         fault = self.behaviour.next_fault(path)
-        if fault in ("drip", "drip-headers", "long-header"):
+        if fault in ("drip", "drip-headers", "long-header", "many-headers"):
             self._misbehave(fault, path, head)
             return
         if fault == "timeout":
@@ -106,6 +109,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if isinstance(fault, int):
             self._send(fault, b"standin fault\n", {"Content-Type": "text/plain", "Retry-After": "0"}, head)
+            return
+        if fault == "busy":  # 503, come back in BUSY_SECONDS
+            self._send(503, b"busy\n", {"Content-Type": "text/plain", "Retry-After": str(BUSY_SECONDS)}, head)
             return
         status, body, headers = self.route(path)
         if fault == "truncate" and not head:
@@ -125,6 +131,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _misbehave(self, fault: str, path: str, head: bool) -> None:
         self.close_connection = True
         stop = self.behaviour.stop
+        if fault == "many-headers":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(1000)) + b"\r\n")
+            return
         if fault == "long-header":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Long: ")
             chunk = b"a" * 2**16

@@ -101,6 +101,24 @@ compute:
 }
 
 
+# The text as published, kept beside the claims: a backed figure, a drifted one, an erratum, an
+# unchecked vendor figure and a figure no claim states (the 7 kettles).
+ARTICLE = """\
+---
+title: The cache at the full window
+published: 2026-11-02
+url: https://example.org/issue-1
+format: plain
+---
+The sum
+2 x 48 x 8 x 128 x 2 = 196,608 bytes per token.
+At the full window, one chat needs 190.0 GB of cache.
+A full window takes 200 GB of cache.
+The vendor lists 141 GB of HBM3e.
+That is as much memory as 7 kettles hold.
+"""
+
+
 def write_ledger(ledger: TmpLedger) -> TmpLedger:
     from workings.measurements import Device, Measurement, Software, Value, write
 
@@ -109,6 +127,7 @@ def write_ledger(ledger: TmpLedger) -> TmpLedger:
     ledger.source("blog", SOURCE_BLOG.format(snapshot=name))
     for claim_id, text in CLAIMS.items():
         ledger.claim(claim_id, text)
+    (ledger.root / "claims" / "kv" / "article.md").write_text(ARTICLE, encoding="utf-8")
     per_token = Value(value=Fraction(196_608), unit="B/token")
     write(Measurement(
         claim="kv/per-token", probe="kv-bytes", measures="per_token", result=per_token, estimate=per_token,

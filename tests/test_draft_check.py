@@ -52,9 +52,11 @@ CLAIMS = {
     "sizing/vs-weights": 'said: "At the full window the cache is about 2.3 times the weights."\nfigure: "2.3"\n'
                          "label: derived\ninputs:\n  cache: claim:sizing/window-gb\n  weights: 13 GB\n"
                          "assumptions:\n  weights: The card's checkpoint size.\ncompute:\n  ratio: cache / weights\n",
-    "sizing/fp8": 'said: "FP8 halves the cache."\nfigure: "1/2"\nlabel: derived\ninputs:\n  fp8: 1 B\n  bf16: 2 B\n'
+    # literal inputs only: labelled estimates, which may rest on stated assumptions alone (as derived
+    # figures they would be unchecked)
+    "sizing/fp8": 'said: "FP8 halves the cache."\nfigure: "1/2"\nlabel: estimate\ninputs:\n  fp8: 1 B\n  bf16: 2 B\n'
                   "assumptions:\n  fp8: One byte.\n  bf16: Two bytes.\ncompute:\n  ratio: fp8 / bf16\n",
-    "sizing/quarter": 'said: "The new cache is a quarter of the old one."\nfigure: "1/4"\nlabel: derived\n'
+    "sizing/quarter": 'said: "The new cache is a quarter of the old one."\nfigure: "1/4"\nlabel: estimate\n'
                       "inputs:\n  new: 256 B\n  old: 1024 B\nassumptions:\n  new: New.\n  old: Old.\n"
                       "compute:\n  ratio: new / old\n",
     "sizing/per-layer": 'said: "Each layer stores 2,408 bytes per token."\nfigure: 2,408 B/token\nlabel: derived\n'
@@ -142,7 +144,12 @@ def test_planted_errors_are_flagged_at_their_line(report, what, old, new, line, 
     assert DRAFT.count(old) == 1
     check = check_text(DRAFT.replace(old, new), report, issue="sizing", markdown=True)
     flagged = [(f.line, f.status) for f in check.figures if f.status not in ("backed", "erratum", "unchecked")]
-    assert flagged == [(line, status)]
+    if what == "a changed factor in an equation":
+        # The arithmetic fails; and with an operand changed the sentence is no longer the claim's,
+        # so its result is unbacked too (the hint names the claim that holds 114,688).
+        assert flagged == [(line, "drift"), (line, "unbacked")]
+    else:
+        assert flagged == [(line, status)]
     assert check.exit_code == 1
 
 
@@ -168,12 +175,11 @@ def test_gb_for_gib_says_which_reading_holds(report):
 
 
 EDITS = [
-    ("reworded", "Corvid-22B has 56 layers and 4 KV heads.", "Corvid-22B's config gives 56 layers, with 4 KV heads."),
-    ("reworded window", "At a window of 262,144 tokens, one chat",
-     "With a window of 262,144 tokens, a single chat"),
     ("a sentence added", "FP8 halves the cache.", "FP8 halves the cache. Few models ship in it."),
     ("rewrapped", "At the full window the cache", "At the full window\nthe cache"),
-    ("the erratum corrected", "2,408 bytes per token", "2,048 bytes per token"),
+    ("Markdown emphasis and punctuation", "Corvid-22B has 56 layers and 4 KV heads.",
+     "**Corvid-22B** has 56 layers and 4 KV heads!"),
+    ("a link", "Corvid-22B has", "[Corvid-22B](https://example.org/corvid) has"),
 ]
 
 
@@ -181,9 +187,43 @@ EDITS = [
 def test_edits_that_change_no_figure_are_not_flagged(report, what, old, new):
     check = check_text(DRAFT.replace(old, new), report, issue="sizing", markdown=True)
     before = {(t, c) for _, t, s, c in EXPECTED if s == "backed"}
-    if what == "the erratum corrected":
-        before |= {("2,048 bytes per token", "sizing/per-layer")}
     assert {(f.text, f.claim) for f in check.figures if f.status == "backed"} == before
+
+
+REWORDED = [
+    ("reworded", "Corvid-22B has 56 layers and 4 KV heads.", "Corvid-22B's config gives 56 layers, with 4 KV heads.",
+     {"56": "sizing/layers", "4": "sizing/kv-heads"}),
+    ("reworded window", "At a window of 262,144 tokens, one chat", "With a window of 262,144 tokens, a single chat",
+     {"262,144 tokens": "sizing/window", "about 30.1 GB": "sizing/window-gb", "28.0 GiB": "sizing/window-gib"}),
+]
+
+
+@pytest.mark.parametrize("what,old,new,claims", REWORDED, ids=[e[0] for e in REWORDED])
+def test_a_reworded_sentence_is_no_longer_its_claims(report, what, old, new, claims):
+    """Agreement in value is no evidence: a reworded sentence's figures are unbacked, never drift,
+    each with a hint naming the claim that holds its value; the editor's marker ties them again."""
+    check = check_text(DRAFT.replace(old, new), report, issue="sizing", markdown=True)
+    moved = {f.text: f for f in check.figures if f.text in claims}
+    assert {t: f.status for t, f in moved.items()} == {t: "unbacked" for t in claims}
+    for text, claim in claims.items():
+        assert f"<!-- claim: {claim} -->" in moved[text].reason or claim in moved[text].reason
+    tied = new
+    for text, claim in claims.items():
+        tied = tied.replace(text, f"{text}<!-- claim: {claim} -->", 1) if text in tied else tied
+    check = check_text(DRAFT.replace(old, tied), report, issue="sizing", markdown=True)
+    backed = {f.text: f.claim for f in check.figures if f.status == "backed"}
+    assert {t: backed.get(t) for t in claims if t in new} == {t: c for t, c in claims.items() if t in new}
+
+
+def test_a_corrected_erratum_says_the_ledger_is_behind(report):
+    """The draft now prints the value the working gives, but the record still prints the wrong one:
+    that fails, naming the record to update."""
+    check = check_text(DRAFT.replace("2,408 bytes per token", "2,048 bytes per token"), report, issue="sizing",
+                       markdown=True)
+    (figure,) = [f for f in check.figures if f.text == "2,048 bytes per token"]
+    assert (figure.status, figure.claim) == ("drift", "sizing/per-layer")
+    assert "the record still prints 2,408 B/token: update its figure and said" in figure.reason
+    assert check.exit_code == 1
 
 
 def test_a_paragraph_added_above_moves_the_lines(report):
@@ -200,7 +240,7 @@ def test_a_removed_figure_leaves_its_claim_stale(report):
 def test_the_json_form(report):
     check = check_text(DRAFT, report, file="draft.md", issue="sizing", markdown=True)
     data = json.loads(json.dumps(check.to_dict()))
-    assert data["format"] == 1
+    assert data["format"] == 2
     first = data["figures"][0]
     assert {k: first[k] for k in ("line", "text", "status", "claim")} == \
         {"line": 5, "text": "56", "status": "backed", "claim": "sizing/layers"}

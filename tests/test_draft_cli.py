@@ -100,3 +100,20 @@ def test_new_never_overwrites_a_file(tmp_ledger, tmp_path):
     assert "exists, left as it is:" in result.output
     assert mine.read_text(encoding="utf-8") == "# someone's work in progress\n"
     assert not [p for p in mine.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_new_from_draft_offers_the_claim_holding_the_same_value(tmp_ledger, tmp_path):
+    """A figure that only agrees in value with a claim elsewhere gets its own starting record, with
+    that claim offered (in a comment) as an input or as the marker to tie it."""
+    root = ledger(tmp_ledger)
+    draft = tmp_path / "next.md"
+    draft.write_text("Falcon-X also has 56 layers, and 112 KiB per token.\n", encoding="utf-8")
+    result = run("new", "--from-draft", draft, "--issue", "next", "--root", root)
+    assert result.exit_code == 0, result.output
+    record = (root / "claims" / "next" / "56.yaml").read_text(encoding="utf-8")
+    assert "#   same: claim:sizing/layers" in record and "<!-- claim: ID -->" in record
+    kib = (root / "claims" / "next" / "112-kib-per-token.yaml").read_text(encoding="utf-8")
+    assert "#   same: claim:sizing/kib" in kib
+    check = run("check-draft", draft, "--root", root, "--issue", "next", "--format", "json")
+    assert {f["text"]: (f["status"], f["claim"]) for f in json.loads(check.output)["figures"]} == {
+        "56": ("unchecked", "next/56"), "112 KiB per token": ("unchecked", "next/112-kib-per-token")}

@@ -272,3 +272,20 @@ def test_the_page_is_axe_clean_and_reads_on_a_phone(browser, built):
         target.mkdir(parents=True, exist_ok=True)
         for shot in shots:
             shutil.copyfile(shot, target / shot.name)
+
+
+def test_without_script_no_dead_controls_and_every_figure_listed(browser, built):
+    site, explainer = built
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((site / "explainer.html").as_uri())
+    assert page.locator("#explainer").is_hidden() and page.locator("#yours").is_hidden()
+    assert page.locator("#needs-script").is_visible()
+    rows = page.locator("tr[data-model]")
+    assert rows.count() == len(explainer.models)
+    for model in explainer.models:
+        cell = page.locator(f'tr[data-model="{model.id}"] a[data-claim="{model.per_token.claim}"]')
+        assert cell.inner_text() == model.per_token.display
+    assert page.locator("li[data-machine]").count() == len(explainer.machines)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

@@ -130,8 +130,12 @@ def test_the_pull_request_script_compares_against_the_base_commit(tmp_path):
     claim = clone / "claims" / "kv-bytes-per-token" / "qwen25-14b-bytes-per-token.yaml"
     claim.write_text(claim.read_text().replace("figure: 196,608 B/token", "figure: 196,680 B/token"))
     assert run("verify", "--root", clone, "--json", clone / "reports" / "ledger.json").exit_code == 1
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}", "TMPDIR": str(scratch)}
     done = subprocess.run(["bash", "scripts/pr-moves.sh", base_sha], cwd=clone, capture_output=True, text=True,
                           env=env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "FAIL verified->drift" in done.stdout and "kv-bytes-per-token/qwen25-14b-bytes-per-token" in done.stdout
+    assert list(scratch.iterdir()) == [], "the script leaves nothing behind"
+    assert git("worktree", "list", "--porcelain", cwd=clone).count("worktree ") == 1

@@ -18,8 +18,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from refresh_standins import (  # noqa: F401  (fixtures)
+    BUSY_SECONDS,
     DRIP_BYTES,
+    StandInHub,
     StandInWeb,
+    hf_env,
+    hub,
     web,
 )
 
@@ -61,6 +65,23 @@ def page_ledger(tmp_ledger, web: StandInWeb):
     return tmp_ledger
 
 
+REPO = "Qwen/Qwen2.5-14B-Instruct-1M"
+
+
+@pytest.fixture
+def hub_ledger(tmp_ledger, hub: StandInHub):
+    """One Hub source, its file on the stand-in Hub."""
+    hub.put(REPO, {"config.json": b'{"num_hidden_layers": 48}\n'})
+    tmp_ledger.source("qwen", textwrap.dedent(f"""\
+        title: config.json of {REPO}
+        hub: {{repo: {REPO}, file: config.json, revision: main}}
+        grade: copy
+        snapshot: {tmp_ledger.snapshot(b'{"num_hidden_layers": 48}', "json")}
+        format: json
+        """))
+    return tmp_ledger
+
+
 def refresh_cli(root: Path, *args: str):
     return CliRunner().invoke(main, ["refresh", "--root", str(root), *args])
 
@@ -78,16 +99,39 @@ def test_a_body_sent_one_byte_at_a_time_is_stopped_at_the_timeout(page_ledger, w
     assert tree(page_ledger.root) == before
 
 
-def test_headers_sent_one_byte_at_a_time_are_stopped_at_the_deadline(page_ledger, web: StandInWeb) -> None:
+def test_headers_sent_one_byte_at_a_time_are_stopped_at_the_timeout(page_ledger, web: StandInWeb) -> None:
     web.behaviour.fail("/qwen", "drip-headers")
     before = tree(page_ledger.root)
-    result = refresh_cli(page_ledger.root, "--timeout", "0.5", "--deadline", "1")
+    result = refresh_cli(page_ledger.root, "--timeout", "0.5")
     assert web.behaviour.dripped < DRIP_BYTES
     assert result.exit_code == 3, result.output
     assert result.output.startswith(
-        f"page: unreachable: {web.url}/qwen: not fetched within the 1-second deadline for one source "
-        "(the server is too slow, or keeps the answer coming)\n")
+        f"page: unreachable: {web.url}/qwen: no complete answer after 0.5 s, the time allowed for a whole "
+        "request (--timeout)\n")
     assert tree(page_ledger.root) == before
+
+
+def test_a_hub_that_drips_its_headers_is_stopped_at_the_deadline(hub_ledger, hub: StandInHub) -> None:
+    """huggingface_hub's own call (the HEAD that resolves the revision) is bounded by the deadline."""
+    hub.behaviour.fail(f"/{REPO}/resolve/main/config.json", "drip-headers")
+    before = tree(hub_ledger.root)
+    result = refresh_cli(hub_ledger.root, "--timeout", "0.5", "--deadline", "1")
+    assert hub.behaviour.dripped < DRIP_BYTES
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith(
+        f"qwen: unreachable: hub {REPO}/config.json@main: not fetched within the 1-second deadline for one source "
+        "(the server is too slow, or keeps the answer coming)\n")
+    assert tree(hub_ledger.root) == before
+
+
+def test_a_wait_that_would_pass_the_deadline_is_not_begun(page_ledger, web: StandInWeb) -> None:
+    web.behaviour.fail("/qwen", "busy")  # 503, Retry-After: 20
+    result = refresh_cli(page_ledger.root, "--timeout", "0.5", "--deadline", "2")
+    assert web.behaviour.log == [("GET", "/qwen")]  # asked once, and no second time
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith(
+        f"page: unreachable: HTTP 503 Service Unavailable from {web.url}/qwen (gave up after 1 try: waiting "
+        f"{BUSY_SECONDS} s more would pass the deadline)\n")
 
 
 def test_a_100_mb_header_line_is_a_bad_answer_not_an_offline_machine(page_ledger, web: StandInWeb) -> None:
@@ -101,6 +145,17 @@ def test_a_100_mb_header_line_is_a_bad_answer_not_an_offline_machine(page_ledger
         f"({web.url}/qwen)")
     assert "is this machine offline" not in result.output
     assert tree(page_ledger.root) == before
+
+
+def test_a_thousand_headers_are_a_bad_answer_not_an_offline_machine(page_ledger, web: StandInWeb) -> None:
+    web.behaviour.fail("/qwen", "many-headers")
+    result = refresh_cli(page_ledger.root, "--timeout", "2")
+    assert result.exit_code == 3, result.output
+    host = web.url.split("://")[1]
+    assert result.output.startswith(
+        f"page: unreachable: {host} sent more headers than an HTTP client reads (over 100): not a usable HTTP "
+        f"answer ({web.url}/qwen)\n")
+    assert "is this machine offline" not in result.output
 
 
 KILLED = """\
@@ -173,3 +228,13 @@ def test_a_second_refresh_on_a_locked_ledger_is_refused(page_ledger) -> None:
     assert result.output == ("error: another workings refresh is writing this ledger (it holds the lock on "
                              "ledger/snapshots/); run again when it has ended\n")
     assert tree(page_ledger.root) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_pipe_among_the_claims_does_not_stop_the_trial(page_ledger, web: StandInWeb) -> None:
+    """The scratch copy leaves pipes out (copying one would wait for a writer); the loader reports it."""
+    os.mkfifo(page_ledger.root / "claims/g/pipe.yaml")
+    web.page("/qwen", PAGE.replace("</p>", " It was extended in 2025.</p>"))
+    result = refresh_cli(page_ledger.root, "--timeout", "2")
+    assert result.exit_code == 0, result.output
+    assert "page: changed: " in result.output and "  archived\n" in result.output

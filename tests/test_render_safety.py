@@ -35,7 +35,7 @@ def test_markup_in_records_shows_as_text_and_javascript_urls_are_not_linked(tmp_
     write_ledger(tmp_ledger)
     site = render_site(hostile(tmp_ledger.verify()), tmp_ledger.root, tmp_path / "site")
     pages = {p: p.read_text(encoding="utf-8") for p in site.rglob("*.html")}
-    assert len(pages) == 2 + 1 + 8
+    assert len(pages) == 2 + 1 + 8 + 1  # and the article page
     for path, html in pages.items():
         assert "<script>alert" not in html and "<img src=x" not in html and "<i>pub" not in html, path
         assert 'href="javascript' not in html.lower() and "href='javascript" not in html.lower(), path
@@ -64,11 +64,13 @@ def test_render_replaces_an_earlier_site_and_leaves_nothing_behind(tmp_ledger, t
     write_ledger(tmp_ledger)
     out = tmp_path / "reports" / "site"
     render_site(tmp_ledger.verify(), tmp_ledger.root, out)
-    (out / "stale.html").write_text("from an earlier render")
+    stale = out / "claims" / "kv--broken-units.html"  # a page of a claim since removed: render wrote it
+    assert stale.is_file()
+    (tmp_ledger.root / "claims" / "kv" / "broken-units.yaml").unlink()
     neighbour = tmp_path / "reports" / "ledger.json"
     neighbour.write_text("{}")
     render_site(tmp_ledger.verify(), tmp_ledger.root, out)
-    assert not (out / "stale.html").exists() and (out / MARKER).is_file()
+    assert not stale.exists() and (out / MARKER).is_file()
     assert sorted(p.name for p in out.parent.iterdir()) == ["ledger.json", "site"]  # no temp folders left
     assert neighbour.read_text() == "{}"
 

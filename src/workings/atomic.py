@@ -1,13 +1,39 @@
 """Atomic file writes: a temporary file in the same folder, flushed, then renamed over the target.
 
 A reader (or a crash) sees the old file or the new one, never half of one. Every write of the
-project goes through here: reports, snapshots, source records, measurements, new claim records."""
+project goes through here: reports, snapshots, source records, measurements, new claim records.
+
+``check_inside`` keeps a write the user did not name inside the ledger: a ``reports/`` (or
+``claims/<group>/``, ``ledger/measurements/``) that a pull request turned into a symbolic link to
+elsewhere is refused, never written through."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+
+from .errors import LedgerError
+
+
+def check_inside(root: str | os.PathLike, path: str | os.PathLike, *, instead: str = "") -> None:
+    """Refuse (LedgerError) a write to ``path``, a file or folder under ``root``, when any part of
+    it below ``root`` is a symbolic link or it would land outside ``root``. ``instead`` names the
+    option that writes elsewhere on purpose (an explicit path is the user's choice, not checked)."""
+    root, path = Path(root), Path(path)
+    hint = f"; to write elsewhere, say so with {instead}" if instead else ""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        raise LedgerError(f"refusing to write {path}: it is outside the ledger's folder {root}{hint}") from None
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            raise LedgerError(f"refusing to write {path}: {current} is a symbolic link (to {os.readlink(current)}), "
+                              f"and workings writes only inside the ledger's folder{hint}")
+    if ".." in parts or not path.resolve().is_relative_to(root.resolve()):
+        raise LedgerError(f"refusing to write {path}: it resolves outside the ledger's folder {root}{hint}")
 
 
 def write_bytes(path: str | os.PathLike, data: bytes) -> None:

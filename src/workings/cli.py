@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from . import safetext
 from .errors import LedgerError
 
 EXIT_CODES = "Exit codes: 0 all good, 1 a figure drifted, 2 the input could not be used (2 wins)."
@@ -28,13 +29,23 @@ def main() -> None:
     """workings: every published figure with its sources and a units-checked computation."""
 
 
+def _say(*lines: object, err: bool = False) -> None:
+    """Print lines made safe for a terminal and a CI log (``safetext``): record text and file
+    names reach here, and none of them may move the cursor or forge a line."""
+    click.echo(safetext.lines(lines), nl=False, err=err)
+
+
+def _error(message: object) -> None:
+    _say(f"error: {message}", err=True)
+
+
 def _verify(root: Path):
     from . import verify
 
     try:
         return verify(root)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
 
 
@@ -53,12 +64,20 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
 
     report = _verify(root)
     if not report.claims:
-        click.echo(f"error: no claims under {root / 'claims'}: is --root the ledger's folder?", err=True)
+        _error(f"no claims under {root / 'claims'}: is --root the ledger's folder?")
         sys.exit(2)
-    json_path = json_path or root / "reports" / "ledger.json"
-    junit_path = junit_path or json_path.with_name("junit.xml")
-    atomic.write_text(json_path, outputs.to_json(report))
-    atomic.write_text(junit_path, outputs.junit(report))
+    code = report.exit_code
+    try:  # a path the user did not name stays inside the ledger: never through a linked reports/
+        if json_path is None:
+            json_path = root / "reports" / "ledger.json"
+            atomic.check_inside(root, json_path, instead="--json PATH")
+        if junit_path is None:
+            junit_path = json_path.with_name("junit.xml")
+        atomic.write_text(json_path, outputs.to_json(report))
+        atomic.write_text(junit_path, outputs.junit(report))
+    except (LedgerError, OSError) as exc:
+        _error(exc)
+        code = 2
     click.echo(outputs.table(report, only_failing=quiet), nl=False)
     if os.environ.get("GITHUB_ACTIONS") == "true":
         click.echo(outputs.github_annotations(report), nl=False)
@@ -66,7 +85,7 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
         if summary:
             with open(summary, "a", encoding="utf-8") as handle:
                 handle.write(outputs.markdown_summary(report))
-    sys.exit(report.exit_code)
+    sys.exit(code)
 
 
 @main.command(epilog=EXIT_CODES)
@@ -81,7 +100,7 @@ def show(claim_id: str, root: Path) -> None:
     if claim is None:
         matches = [c.id for c in report.claims if claim_id in c.id]
         hint = f"; did you mean: {', '.join(matches[:5])}" if matches else ""
-        click.echo(f"error: no claim {claim_id!r}{hint}", err=True)
+        _error(f"no claim {claim_id!r}{hint}")
         sys.exit(2)
     click.echo(derivation(report, claim), nl=False)
     sys.exit({"drift": 1, "error": 2}.get(claim.status, 0))
@@ -117,7 +136,7 @@ def diff(base: Path, new: Path, fail_on: str | None, fmt: str) -> None:
         policy = movements.parse_policy(fail_on)
         moves = movements.compare(movements.load_report(base), movements.load_report(new))
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     text = movements.as_markdown(moves, policy) if fmt == "markdown" else movements.as_text(moves, policy)
     click.echo(text, nl=False)
@@ -147,7 +166,7 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
     try:
         from .probe.run import budget_bytes, probe_claims
     except ImportError as exc:  # torch is the probe extra; verify and render never need it
-        click.echo(f"error: workings probe needs torch ({exc.name}): pip install 'workings[probe]'", err=True)
+        _error(f"workings probe needs torch ({exc.name}): pip install 'workings[probe]'")
         sys.exit(2)
     ids = [c.removesuffix(".yaml").removeprefix("claims/") for c in claim_ids]
     words = ["workings", "probe", *ids] + (["--root", str(root)] if root != Path(".") else [])
@@ -156,18 +175,18 @@ def probe(claim_ids: tuple[str, ...], root: Path, device: str, budget: str | Non
         outcomes = probe_claims(root, ids, device=device, budget=budget_bytes(budget) if budget else None,
                                 command=shlex.join(words), replace=replace)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     codes = {0}
     for outcome in outcomes:
         if isinstance(outcome, LedgerError):
-            click.echo(f"error: {outcome}", err=True)
+            _error(outcome)
             codes.add(2)
             continue
         m, agreement = outcome.measurement, outcome.measurement.agreement()
         codes.add(0 if agreement.holds else 1)
-        click.echo(f"{m.claim}: {m.probe} on {m.device.label}: measured {m.result}, "
-                   f"estimate {m.estimate}: {agreement.text}\n  wrote {outcome.path}")
+        _say(f"{m.claim}: {m.probe} on {m.device.label}: measured {m.result}, estimate {m.estimate}: {agreement.text}",
+             f"  wrote {outcome.path}")
     sys.exit(max(codes))
 
 
@@ -203,7 +222,7 @@ def refresh(source_ids: tuple[str, ...], root: Path, check: bool, timeout: float
     try:
         code = run(root, source_ids, check=check, timeout=timeout, jobs=jobs, deadline=deadline)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     sys.exit(code)
 
@@ -256,7 +275,7 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
     if problem is None and file is None and (how or retrieved or url):
         problem = "--url, --how and --retrieved go with --file (a fetched source records them itself)"
     if problem:
-        click.echo(f"error: {problem}", err=True)
+        _error(problem)
         sys.exit(2)
     from dataclasses import replace
 
@@ -265,12 +284,12 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
     try:
         added = add_source(root, request, limits=Limits(timeout=timeout))
     except AddError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(3 if isinstance(exc, Unreachable) else 2)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
-    click.echo(summary(added), nl=False)
+    click.echo(safetext.block(summary(added)), nl=False)  # fetched text reaches here: no escapes
 
 
 @main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "
@@ -286,20 +305,37 @@ def render(root: Path, out: Path | None) -> None:
     from .explainer import build
     from .render import render_site  # jinja2 loads only here
 
+    from .atomic import check_inside
+
     report = _verify(root)
-    out = out or root / "reports" / "site"
-    explainer = build(report, root)  # ledger/explainer.yaml: its problems are listed, the rest is rendered
-    for problem in explainer.problems if explainer else ():
-        click.echo(f"error: {problem}", err=True)
     try:
+        if out is None:  # the default stays inside the ledger: never through a linked reports/
+            out = root / "reports" / "site"
+            check_inside(root, out, instead="--out DIR")
+        explainer = build(report, root)  # ledger/explainer.yaml: its problems are listed, the rest is rendered
+        for problem in explainer.problems if explainer else ():
+            _error(problem)
         render_site(report, root, out, explainer=explainer)
     except LedgerError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     from .outputs import summary_line
 
-    click.echo(f"{summary_line(report)}\nwrote {out / 'index.html'}")
+    _say(summary_line(report), f"wrote {out / 'index.html'}")
     if explainer and explainer.problems:
+        sys.exit(2)
+
+
+def _check_file(draft: Path, report, issue: str | None):
+    """The draft checked against the report; a draft that cannot be read (not UTF-8, too large, a
+    number of too many digits: see ``draft.reading``; front matter that cannot be read) is exit 2,
+    never a traceback."""
+    from .draft.check import check_file
+
+    try:
+        return check_file(draft, report, issue=issue)
+    except LedgerError as exc:
+        _error(exc)
         sys.exit(2)
 
 
@@ -315,22 +351,34 @@ def render(root: Path, out: Path | None) -> None:
               help="What to print: a table, JSON, or GitHub annotations on the draft's lines.")
 @click.option("--set-aside", "set_aside", is_flag=True, help="Also list what was set aside (dates, names...) and why.")
 @click.option("--quiet", "-q", is_flag=True, help="In the table, show only the figures that are not backed.")
+@click.option("--published", is_flag=True,
+              help="FILE is a published text (claims/SLUG/article.md): pass when every figure is backed, an "
+                   "acknowledged erratum, or listed with a reason under not_backed in its front matter.")
 def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool,
-                quiet: bool) -> None:
+                quiet: bool, published: bool) -> None:
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
     from . import atomic
-    from .draft.check import check_file
     from .draft.output import render, to_json
 
     try:
-        result = check_file(draft, _verify(root), issue=issue)
+        result = _check_file(draft, _verify(root), issue)  # a draft that cannot be read: exit 2 there
+        accounting = None
+        if published:
+            from .draft import published as published_text
+            from .draft.article import front_matter
+            from .draft.reading import read_draft
+
+            accounting = published_text.account(result, front_matter(read_draft(draft), file=str(draft)))
     except LedgerError as exc:  # a draft's front matter that cannot be read
-        click.echo(f"error: {exc}", err=True)
+        _error(exc)
         sys.exit(2)
     if json_path:
         atomic.write_text(json_path, to_json(result))
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
+    if accounting is not None:
+        click.echo(safetext.block(published_text.render(accounting)), nl=False)
+        sys.exit(accounting.exit_code)
     sys.exit(result.exit_code)
 
 
@@ -342,17 +390,19 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
 def new(draft: Path, issue: str, root: Path) -> None:
     """Write a starting claim record for every unbacked figure of a draft (sentence and figure
     filled in; unchecked until someone adds the working). Existing files are never overwritten."""
-    from .draft.check import check_file
     from .draft.new import starting_records
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", issue):
-        click.echo(f"error: --issue {issue!r}: a group name is lower-case letters, digits, '-', '_' and '.' "
-                   "(it names the folder claims/SLUG/)", err=True)
+        _error(f"--issue {issue!r}: a group name is lower-case letters, digits, '-', '_' and '.' "
+               "(it names the folder claims/SLUG/)")
         sys.exit(2)
-    written = starting_records(check_file(draft, _verify(root), issue=issue), root=root, issue=issue,
-                               draft_name=draft.name)
+    try:
+        written = starting_records(_check_file(draft, _verify(root), issue), root=root, issue=issue,
+                                   draft_name=draft.name)
+    except LedgerError as exc:
+        _error(exc)
+        sys.exit(2)
     for item in written:
-        click.echo(f"{'wrote' if item.written else 'exists, left as it is:'} {item.path}  "
-                   f"(line {item.line}: {item.figure})")
-    click.echo(f"{sum(i.written for i in written)} starting records written"
-               + ("" if written else ": every figure is already in the ledger"))
+        _say(f"{'wrote' if item.written else 'exists, left as it is:'} {item.path}  (line {item.line}: {item.figure})")
+    _say(f"{sum(i.written for i in written)} starting records written"
+         + ("" if written else ": every figure is already in the ledger"))

@@ -55,7 +55,7 @@ def _apply_whole(x, fn):
 CALLS = {"min": min, "max": max, "floor": _floor, "ceil": _ceil, "round": _round, "abs": abs}
 # How many arguments each call takes: (fewest, most)
 ARITY = {"min": (2, 16), "max": (2, 16), "floor": (1, 1), "ceil": (1, 1), "round": (1, 1), "abs": (1, 1)}
-MAX_UNIT_POWER = 8  # B**2 is a fine intermediate; B**64 is an attack
+MAX_UNIT_POWER = units.MAX_UNIT_POWER  # the same cap as unit text in records
 
 
 def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:

@@ -339,6 +339,7 @@ def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Pat
     path = Path(root) / MEASUREMENTS_DIR / measurement.filename
     if not path.resolve().is_relative_to(folder):
         raise MeasurementError("claim", f"{measurement.claim!r} would be written outside {MEASUREMENTS_DIR}")
+    atomic.check_inside(root, path)  # never through a ledger/ or measurements/ that links elsewhere
     raw = dump(measurement)
     if path.exists() and not replace:
         if _same_but_command(path.read_bytes(), measurement):

@@ -14,7 +14,6 @@ from fractions import Fraction
 
 from . import expr, units
 from .errors import LedgerError
-from .figures import read_figure
 from .validate import Checker
 from .yamlio import Document
 
@@ -39,7 +38,7 @@ SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 SNAPSHOT = re.compile(r"^(?P<sha>[0-9a-f]{64})\.(?P<ext>[a-z0-9]{1,8})$")
 
 CLAIM_KEYS = {"id", "said", "figure", "check", "label", "inputs", "assumptions", "compute", "round",
-              "within", "bound", "reading", "erratum", "cites", "notes", "probe"}
+              "within", "bound", "reading", "erratum", "cites", "notes", "probe", "also_said"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,8 +76,7 @@ class Input:
             unit = (match.group("unit") or "").strip()
             units.parse_unit(unit)
             return cls(name=name, text=text, kind="source", source=match.group("source"), key=match.group("key"), unit=unit)
-        figure = read_figure(text)
-        units.parse_unit(figure.unit)
+        figure = units.read_quantity(text)
         return cls(name=name, text=text, kind="literal", value=figure.value, unit=figure.unit)
 
     def to_text(self) -> str:
@@ -105,6 +103,7 @@ class Claim:
     line: int
     said: str
     label: str
+    also_said: tuple[str, ...] = ()   # other sentences of the text that repeat this very figure
     figure: str | None = None
     check: str | None = None
     check_tree: ast.Expression | None = field(default=None, compare=False, repr=False)
@@ -141,6 +140,7 @@ class Claim:
             if not CLAIM_ID.fullmatch(claim_id):
                 c.problem(("id",), "expected a lower-case id of letters, digits, '-', '_', '.' and '/'")
         said = c.text(("said",), data.get("said"), max_len=2000)
+        also_said = _also_said(c, data.get("also_said"))
         label = c.choice(("label",), data.get("label"), LABELS)
         figure = check = check_tree = None
         if ("figure" in data) == ("check" in data):
@@ -149,8 +149,7 @@ class Claim:
             figure = c.text(("figure",), data["figure"], max_len=200)
             if figure is not None:
                 try:
-                    for reading_unit in units.readings(read_figure(figure).unit):
-                        units.parse_unit(reading_unit)
+                    units.read_quantity(figure, printed=True)
                 except LedgerError as exc:
                     c.problem(("figure",), str(exc))
                     figure = None
@@ -204,7 +203,7 @@ class Claim:
         return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
                    check=check, check_tree=check_tree, inputs=inputs, assumptions=assumptions,
                    compute=compute, round=rounding, within=within, bound=bound, reading=reading,
-                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc,
+                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc, also_said=also_said,
                    explicit_id="id" in data), []
 
     def to_dict(self) -> dict:
@@ -341,7 +340,7 @@ def _erratum(c: Checker, raw) -> Erratum | None:
     recomputed = c.text(("erratum", "recomputed"), data.get("recomputed"), max_len=200)
     if recomputed is not None:
         try:
-            read_figure(recomputed)
+            units.read_quantity(recomputed, printed=True)
         except LedgerError as exc:
             c.problem(("erratum", "recomputed"), str(exc))
             return None
@@ -364,3 +363,13 @@ def _cites(c: Checker, raw) -> tuple[str, ...]:
             continue
         out.append(text)
     return tuple(out)
+
+
+def _also_said(c: Checker, raw) -> tuple[str, ...]:
+    """``also_said``: the other sentences, as printed, where the text repeats this claim's figure."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        c.problem(("also_said",), "expected a list of sentences as printed")
+        return ()
+    return tuple(t for index, item in enumerate(raw) if (t := c.text(("also_said", index), item, max_len=2000)))

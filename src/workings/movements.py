@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import safetext
 from .errors import LedgerError
 from .report import STATUSES
 
@@ -74,8 +75,8 @@ def _value(claim: dict) -> str | None:
 
 
 def _display(claim: dict) -> str | None:
-    comparison = claim.get("comparison") or {}
-    recomputed = comparison.get("recomputed") or {}
+    comparison: dict = claim.get("comparison") or {}
+    recomputed: dict = comparison.get("recomputed") or {}
     return recomputed.get("display") or claim.get("display")
 
 
@@ -88,7 +89,7 @@ def compare(base: dict, new: dict) -> list[Move]:
         old, now = old_claims.get(claim_id), new_claims.get(claim_id)
         if old and now and old["status"] == now["status"] and _value(old) == _value(now):
             continue
-        shown = now or old
+        shown: dict = now or old or {}
         moves.append(Move(claim=claim_id,
                           old_status=old["status"] if old else "added",
                           new_status=now["status"] if now else "removed",
@@ -141,7 +142,7 @@ def as_text(moves: list[Move], policy: tuple[str, ...]) -> str:
         if id(m) in bad:
             lines.append(f"     {m.file}:{m.line}: moved {m.arrow} (fails: --fail-on {','.join(policy)})")
     lines.append(f"{len(moves)} claims moved; {len(bad)} of them fail the check.")
-    return "\n".join(lines) + "\n"
+    return safetext.lines(lines)  # ids and values come from a report a pull request may have built
 
 
 def as_markdown(moves: list[Move], policy: tuple[str, ...]) -> str:
@@ -150,12 +151,10 @@ def as_markdown(moves: list[Move], policy: tuple[str, ...]) -> str:
         return "\n".join(out + ["No claim changed status or value.", ""])
     bad = set(id(m) for m in failing(moves, policy))
 
-    def cell(text: str | None) -> str:
-        return (text or "").replace("|", "\\|").replace("\n", " ").replace("`", "'")
-
+    cell, code = safetext.markdown, safetext.code  # no link, image, cell break or escape from a report
     out += ["| | claim | move | was | now | file |", "|---|---|---|---|---|---|"]
     for m in moves:
-        out.append(f"| {'❌' if id(m) in bad else ''} | `{cell(m.claim)}` | {m.arrow} | {cell(m.old_value)} | "
-                   f"{cell(m.new_value)} | `{cell(m.file)}:{m.line}` |")
+        out.append(f"| {'❌' if id(m) in bad else ''} | {code(m.claim)} | {m.arrow} | {cell(m.old_value or '')} | "
+                   f"{cell(m.new_value or '')} | {code(f'{m.file}:{m.line}')} |")
     out += ["", f"{len(moves)} claims moved; {len(bad)} fail the check (`--fail-on {','.join(policy)}`).", ""]
     return "\n".join(out)

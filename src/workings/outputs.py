@@ -1,7 +1,9 @@
 """Formatting a Report: terminal table, JSON, JUnit XML and GitHub annotations.
 
 Each function only formats; nothing here computes a result. Output is deterministic: sorted keys,
-no timestamps, '\\n' newlines, so the same ledger gives the same bytes.
+no timestamps, '\\n' newlines, so the same ledger gives the same bytes. Record text reaches every
+output through ``safetext`` (control characters, terminal escapes, bidi controls and workflow
+commands shown as visible escapes; XML 1.0 and JSON stay valid).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
+from . import safetext
 from .report import BASES, FAILING, Report
 
 SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked": "unchecked", "error": "ERROR"}
@@ -21,7 +24,7 @@ def to_json(report: Report) -> str:
     data = report.to_dict()
 
     def dump(value) -> str:
-        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return safetext.json_text(json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
 
     lines = ["{"]
     keys = sorted(data)
@@ -64,7 +67,7 @@ def table(report: Report, *, only_failing: bool = False) -> str:
             lines.append(f"ERROR     {problem}")
     lines.append(basis_line(report))
     lines.append(summary_line(report))
-    return "\n".join(lines) + "\n"
+    return safetext.lines(lines)
 
 
 def _places(claim) -> list[str]:
@@ -88,22 +91,29 @@ def basis_line(report: Report) -> str:
 
 
 def junit(report: Report) -> str:
-    """JUnit XML: one testcase per claim; drift is a failure, error an error, unchecked a skip."""
+    """JUnit XML: one testcase per claim; drift is a failure, error an error, unchecked a skip.
+
+    Every text is cleaned first (``safetext.clean``): XML 1.0 forbids most control characters even
+    as character references, and one of them in a key would make a CI reporter drop the whole file."""
     s = report.summary
+
+    def attr(value) -> str:
+        return quoteattr(safetext.clean(value))
+
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            f'<testsuites name="workings" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}">',
            f'  <testsuite name="ledger" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}" '
            f'skipped="{s["unchecked"]}">']
     for claim in report.claims:
-        out.append(f'    <testcase classname={quoteattr(claim.group or "claims")} name={quoteattr(claim.id)} '
-                   f'file={quoteattr(claim.file)} line="{claim.line}">')
-        body = escape(claim.reason or "")
+        out.append(f'    <testcase classname={attr(claim.group or "claims")} name={attr(claim.id)} '
+                   f'file={attr(claim.file)} line="{claim.line}">')
+        body = escape(safetext.clean(claim.reason or ""))
         if claim.status == "drift":
-            out.append(f'      <failure message={quoteattr(claim.reason or "drift")}>{body}</failure>')
+            out.append(f'      <failure message={attr(claim.reason or "drift")}>{body}</failure>')
         elif claim.status == "error":
-            out.append(f'      <error message={quoteattr(claim.reason or "error")}>{body}</error>')
+            out.append(f'      <error message={attr(claim.reason or "error")}>{body}</error>')
         elif claim.status == "unchecked":
-            out.append(f'      <skipped message={quoteattr(claim.reason or "unchecked")}/>')
+            out.append(f'      <skipped message={attr(claim.reason or "unchecked")}/>')
         out.append("    </testcase>")
     out += ["  </testsuite>", "</testsuites>"]
     return "\n".join(out) + "\n"
@@ -130,15 +140,12 @@ def github_annotations(report: Report) -> str:
 
 
 def _annotation(level: str, file: str, line: int, text: str) -> str:
-    def prop(value: str) -> str:
-        return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
-
-    data = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return f"::{level} file={prop(file)},line={max(line, 1)}::{data}"
+    return f"::{level} file={safetext.github_property(file)},line={max(line, 1)}::{safetext.github_data(text)}"
 
 
 def markdown_summary(report: Report) -> str:
-    """A Markdown summary for $GITHUB_STEP_SUMMARY: counts, then every drifted or failing claim."""
+    """A Markdown summary for $GITHUB_STEP_SUMMARY: counts, then every drifted or failing claim.
+    Record text is escaped (``safetext.markdown``/``code``): no link, image or cell break from it."""
     s = report.summary
     out = ["## workings ledger", "", "| status | claims |", "|---|---:|"]
     out += [f"| {k} | {s[k]} |" for k in ("verified", "erratum", "drift", "unchecked", "error")]
@@ -147,9 +154,9 @@ def markdown_summary(report: Report) -> str:
     if failing:
         out += ["", "### Drifted or failing", "", "| claim | status | file | why |", "|---|---|---|---|"]
         for c in failing:
-            why = (c.reason or "").replace("|", "\\|").replace("\n", " ")
-            out.append(f"| `{c.id}` | {c.status} | `{c.file}:{c.line}` | {why} |")
+            out.append(f"| {safetext.code(c.id)} | {c.status} | {safetext.code(f'{c.file}:{c.line}')} "
+                       f"| {safetext.markdown(c.reason or '')} |")
     problems = [p for p in report.problems if p.file not in {c.file for c in failing}]
     if problems:
-        out += ["", "### Input problems", ""] + [f"- `{p}`" for p in problems]
+        out += ["", "### Input problems", ""] + [f"- {safetext.code(p)}" for p in problems]
     return "\n".join(out) + "\n"

@@ -151,6 +151,7 @@ class ClaimResult:
     measurements: tuple = ()
     basis: str = "none"  # what the value is computed from: see dependence.BASES
     dependence: object | None = None  # dependence.Dependence: the inputs it depends on, by kind
+    also_said: tuple[str, ...] = ()  # other sentences repeating the figure (check-draft reads them)
 
     def to_dict(self) -> dict:
         return {
@@ -171,6 +172,7 @@ class ClaimResult:
             "measurements": [m.to_dict() for m in self.measurements],
             "basis": self.basis,
             "dependence": self.dependence.to_dict() if self.dependence is not None else None,
+            "also_said": list(self.also_said),
         }
 
 

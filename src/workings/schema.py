@@ -47,6 +47,8 @@ def claim_schema() -> dict:
     properties = {
         "id": _text("Defaults to the path under claims/.", pattern=f"^{CLAIM_ID.pattern}$"),
         "said": _text("The sentence as printed (a short quote)."),
+        "also_said": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 2000},
+                      "description": "Other sentences of the text, as printed, that repeat this very figure."},
         "figure": _text("The number exactly as printed, then its unit: '196,608 B/token'.",
                         allOf=[{"pattern": _FIGURE_PATTERN}]),
         "check": _text("A relation the text asserts: 'vram > weights + cache'."),

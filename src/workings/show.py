@@ -1,21 +1,25 @@
-"""``workings show``: one claim's derivation, step by step, with units and sources."""
+"""``workings show``: one claim's derivation, step by step, with units and sources.
+
+Record text is cleaned before it is wrapped (``safetext``): whatever a record holds, each line
+printed is one line of visible text."""
 
 from __future__ import annotations
 
 import textwrap
 
+from . import safetext
 from .report import BASIS_MEANING, ClaimResult, Report
 
 
 def derivation(report: Report, claim: ClaimResult) -> str:
     out = [f"{claim.id}  [{claim.status}]  ({claim.file}:{claim.line})"]
     if claim.said:
-        out.append(_wrap(f'said: "{claim.said}"'))
+        out.extend(_wrap(f'said: "{claim.said}"'))
     if claim.figure:
         out.append(f"figure: {claim.figure}   label: {claim.label}")
     elif claim.check:
         out.append(f"check: {claim.check}   label: {claim.label}")
-    out.append(_basis(claim))
+    out.extend(_basis(claim))
     if claim.inputs:
         out.append("inputs:")
         for item in claim.inputs:
@@ -24,9 +28,9 @@ def derivation(report: Report, claim: ClaimResult) -> str:
                      "claim": f"claim {item.claim} [{item.claim_status}]"}[item.kind]
             out.append(f"  {item.name:<14} = {shown:<24} {where}")
             if item.assumption:
-                out.append(_wrap(f"because: {item.assumption}", indent=19))
+                out.extend(_wrap(f"because: {item.assumption}", indent=19))
             if item.passage:
-                out.append(_wrap(f'"{item.passage}"', indent=19))
+                out.extend(_wrap(f'"{item.passage}"', indent=19))
     if claim.steps:
         out.append("steps:")
         for step in claim.steps:
@@ -38,7 +42,7 @@ def derivation(report: Report, claim: ClaimResult) -> str:
         out.append(f"compare: printed {c.printed}; recomputed {c.recomputed.display} ({c.rule}): "
                    f"{'holds' if c.holds else 'does not hold'}")
     for cite in claim.cites:
-        out.append(_wrap(f'cites {cite.source} [{cite.grade}]: "{cite.text}"'))
+        out.extend(_wrap(f'cites {cite.source} [{cite.grade}]: "{cite.text}"'))
     if claim.uses:
         out.append("uses: " + ", ".join(claim.uses))
     if claim.used_by:
@@ -48,18 +52,18 @@ def derivation(report: Report, claim: ClaimResult) -> str:
         out.append("rests on: " + ", ".join(f"{s} [{grades.get(s)}]" for s in claim.sources)
                    + (f"; least certain: {claim.grade}" if claim.grade else ""))
     for m in claim.measurements:
-        out.append(_wrap(f"measured: {m.probe} on {m.device}, {m.date}: {m.result} against the estimate "
+        out.extend(_wrap(f"measured: {m.probe} on {m.device}, {m.date}: {m.result} against the estimate "
                          f"{m.estimate}: {m.agreement}" + (f"; STALE: {m.stale}" if m.stale else "") + f" ({m.file})"))
     for message in claim.messages:
         where = f" ({message.file}:{message.line} {message.key})" if message.key else ""
-        out.append(_wrap(f"{message.kind}: {message.text}{where}"))
+        out.extend(_wrap(f"{message.kind}: {message.text}{where}"))
     if claim.notes:
-        out.append(_wrap(f"notes: {claim.notes}"))
+        out.extend(_wrap(f"notes: {claim.notes}"))
     out.append(f"status: {claim.status}: {claim.reason}")
-    return "\n".join(out) + "\n"
+    return safetext.lines(out)
 
 
-def _basis(claim: ClaimResult) -> str:
+def _basis(claim: ClaimResult) -> list[str]:
     """The basis line: what the value is computed from, and which inputs it depends on."""
     text = f"basis: {claim.basis}: {BASIS_MEANING[claim.basis]}"
     d = claim.dependence
@@ -72,5 +76,8 @@ def _basis(claim: ClaimResult) -> str:
     return _wrap(text)
 
 
-def _wrap(text: str, indent: int = 0) -> str:
-    return textwrap.fill(text, width=100, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2))
+def _wrap(text: str, indent: int = 0) -> list[str]:
+    """``text`` cleaned, then wrapped: the lines break where the wrapping says, never where a
+    newline in a record would."""
+    return textwrap.wrap(safetext.prose(text), width=100, initial_indent=" " * indent,
+                         subsequent_indent=" " * (indent + 2)) or [""]

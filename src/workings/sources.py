@@ -17,7 +17,6 @@ from fractions import Fraction
 
 from . import units
 from .errors import LedgerError
-from .figures import read_figure
 from .models import GRADES, SNAPSHOT
 from .validate import Checker
 from .yamlio import Document
@@ -153,8 +152,7 @@ def _value(c: Checker, name, spec) -> Value | None:
     if text is None or passage is None:
         return None
     try:
-        figure = read_figure(text)
-        units.parse_unit(figure.unit)
+        figure = units.read_quantity(text)
     except LedgerError as exc:
         c.problem(path + ("value",), str(exc))
         return None

@@ -24,6 +24,12 @@ IEC_TO_SI = {v: k for k, v in SI_TO_IEC.items()}
 # The characters a unit expression may hold (ASCII names, numbers, * / ^ ( ) and spaces); anything
 # else is refused before pint's parser sees it.
 _UNIT_TEXT = re.compile(r"[A-Za-z0-9_%$*/^(). \t]+")
+# A power in unit text: ``^`` or ``**`` then a whole number of one or two digits, not raised again.
+# Checked before pint sees the text, whose parser would compute ``B^(9^9^9)`` (a hang), and after
+# parsing, on the powers that result (``(B^8)^8`` is B^64).
+_POWER_OPERATOR = re.compile(r"\^|\*\*")
+_POWER_ARGUMENT = re.compile(r"\s*(?:-?\d{1,2}|\(\s*-?\d{1,2}\s*\))(?![\w.(]|\s*(?:\^|\*\*))")
+MAX_UNIT_POWER = 8  # B**2 is a fine intermediate; B**64 is an attack (steps share this cap)
 _PREFIXED_BYTES = re.compile(r"(?<![A-Za-z])(Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P)(B|bit)(?![A-Za-z])")
 
 
@@ -46,11 +52,34 @@ def parse_unit(text: str):
         raise UnitError(f"unit {text!r} is ambiguous: 'KB' may mean kB (1000 B) or KiB (1024 B)")
     if not _UNIT_TEXT.fullmatch(text):
         raise UnitError(f"unknown unit {text!r}")
+    for match in _POWER_OPERATOR.finditer(text):
+        if not _POWER_ARGUMENT.match(text, match.end()):
+            raise UnitError(_power_message(text))
     try:
         unit = registry().parse_units(text)
     except Exception as exc:  # pint's parser raises several kinds (even AssertionError) on odd text
         raise UnitError(f"unknown unit {text!r}") from exc
+    if any(Fraction(p).denominator != 1 or abs(p) > MAX_UNIT_POWER for p in unit._units.values()):
+        raise UnitError(_power_message(text))
     return unit
+
+
+def _power_message(text: str) -> str:
+    return (f"unit {text!r}: a unit may be raised only to a whole power between -{MAX_UNIT_POWER} and "
+            f"{MAX_UNIT_POWER} (B^2, B**2), written once")
+
+
+def read_quantity(text: str, *, printed: bool = False):
+    """A number then a unit, as a record writes it (a figure, a literal input, a declared value, an
+    erratum's recomputed value): the ``figures.Figure``, its unit parsed here so that the cap on powers
+    and every unit check hold wherever a record writes a quantity. ``printed``: a figure as printed,
+    whose ``KB`` is tried under each reading; elsewhere an ambiguous unit is refused."""
+    from .figures import read_figure
+
+    figure = read_figure(text)
+    for unit in (readings(figure.unit) if printed else [figure.unit]):
+        parse_unit(unit)
+    return figure
 
 
 def has_ambiguous_prefix(text: str) -> bool:
@@ -171,5 +200,17 @@ def unit_label(value) -> str:
 
 
 def describe_dimension(dims) -> str:
-    text = str(dims).replace("[", "").replace("]", "")
-    return text if text != "dimensionless" else "a pure number"
+    """``information / token``, ``information^2``; written here because pint's formatter cannot
+    format the Fraction powers this registry uses (B^2 vs B ended in a TypeError)."""
+    items = sorted(dict(dims).items())
+    if not items:
+        return "a pure number"
+
+    def word(name, power):
+        power = Fraction(power)
+        name = name.strip("[]")
+        return name if abs(power) == 1 else f"{name}^{abs(power)}"
+
+    up = [word(n, p) for n, p in items if p > 0]
+    down = [word(n, p) for n, p in items if p < 0]
+    return " * ".join(up or ["1"]) + "".join(f" / {d}" for d in down)

@@ -34,7 +34,10 @@ _FROM = re.compile(r"(?i:\bfrom\s++(?:about\s++|around\s++|roughly\s++)?+\$?)$")
 _BETWEEN = re.compile(r"(?i:\bbetween\s++\$?)$")
 _RANGE = re.compile(r"\s*+(?:to|or|–|—|-)\s*+(?=\$?\d|[A-Za-z])")
 _RANGE_AND = re.compile(r"\s++and\s++(?=\$?\d|[A-Za-z])")
-_FORMULA = re.compile(r"[×÷*]\s*+[A-Za-z]|[A-Za-z]\s*+[×÷]")
+# A symbolic formula: an operator beside a letter ("2 × layers", "2 x batch_size x ..."). Markdown
+# emphasis ("**Corvid-22B**") is no operator: a "*" must have a space on one side.
+_FORMULA = re.compile(r"[×÷]\s*+[A-Za-z]|[A-Za-z]\s*+[×÷]|(?<=\s)\*\s++[A-Za-z]|[A-Za-z]\s++\*(?=\s)"
+                      r"|(?<=\s)[xX]\s++[A-Za-z_(]|[A-Za-z_)]\s++[xX](?=\s)")
 _HALF = re.compile(r"(?i:\b(?:in|by)\s++)$")
 
 
@@ -80,6 +83,8 @@ class PrintedEquation:
     computed: Fraction
     holds: bool
     sentence: str = ""
+    status: str = ""        # holds | fails | ambiguous (K/M read one way only)
+    note: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,8 +111,10 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
 def find_in_file(path) -> Found:
     from pathlib import Path
 
+    from .reading import read_draft  # UTF-8, within the size and digit limits
+
     path = Path(path)
-    return find_figures(path.read_text(encoding="utf-8"), markdown=is_markdown(path.name))
+    return find_figures(read_draft(path), markdown=is_markdown(path.name))
 
 
 def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEquation],
@@ -137,7 +144,7 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     equation_starts = [eq.start for eq in found_equations]  # in order, not overlapping
     for eq in found_equations:
         printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed,
-                                       holds=eq.holds, **where(eq.start)))
+                                       holds=eq.holds, status=eq.status, note=eq.note, **where(eq.start)))
     words = split_words(text)
     candidates: list[tuple[int, object]] = [(m.start(), m) for m in DIGITS.finditer(text)]
     for index, word in enumerate(words):
@@ -160,9 +167,11 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
         at = sentence_index(split, start) if split else 0
         sentence = split[at] if split else None
         bare = fields["kind"] == "count"
-        if bare and paragraph.heading:
+        scaled = text[end - 1:end].isalpha()  # "128K", "1M": a scaled count is a figure even in a heading
+        if bare and paragraph.heading and not scaled:
             skipped.append(SetAside(text=fields["number"], reason="heading", **info))
-        elif not fields["unit"] and sentence is not None and sentence.start in formulas:
+        elif (not fields["unit"] and fields["kind"] == "count" and sentence is not None
+              and sentence.start in formulas and _operand(text, figure_start, end)):
             skipped.append(SetAside(text=fields["number"], reason="formula", **info))
         else:
             figure_text = text[figure_start:end].strip()
@@ -174,6 +183,20 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
             figures.append(Figure(text=figure_text, heading=paragraph.heading,
                                   context=context_of(at) if split else "", offset=offset, **info, **fields))
         consumed = end
+
+
+_OPERATOR_BEFORE = re.compile(r"(?:[×÷*]|(?<![\w.])[xX])\s*+$")
+_OPERATOR_AFTER = re.compile(r"\s*+(?:\([^()\n]{0,40}+\)\s*+)?(?:[×÷*]|[xX](?=\s))")
+
+
+def _operand(text: str, start: int, end: int) -> bool:
+    """Whether the bare number at ``text[start:end]`` is an operand of a symbolic formula ("2 ×
+    layers", "x 2 (FP16 bytes) ="): an operator right before or after it. The sentence's other
+    numbers ("a 7B model with 32 layers") stay figures; so does a scaled count ("64K × (K, V)")."""
+    if text[end - 1:end].isalpha():  # "64K"
+        return False
+    return bool(_OPERATOR_BEFORE.search(text, max(0, start - 4), start)
+                or _OPERATOR_AFTER.match(text, end, min(len(text), end + 48)))
 
 
 def _inside(items: list, starts: list[int], position: int, end_of) -> bool:

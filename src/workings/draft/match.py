@@ -23,6 +23,7 @@ from .. import units
 from ..errors import LedgerError
 from ..figures import format_number, read_figure
 from ..report import ClaimResult
+from . import identity
 from .finder import Figure, find_figures
 
 ALIGNED = 0.6          # share of a claim's words in the draft sentence for the sentence to be "its"
@@ -51,6 +52,9 @@ class ClaimView:
     around: frozenset[str]          # words next to the figure in ``said``
     printed: tuple[Fraction, str] | None
     recomputed: tuple[Fraction, str] | None
+    shape: identity.Shape | None = None   # ``said`` as identity reads it
+    place: int | None = None        # where the claim's figure stands in ``shape`` (None: not found)
+    distinctive: bool = False       # ``said`` names something (a model, a literal number)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,14 +64,21 @@ class Match:
     claim: ClaimResult | None = None
     printed: str | None = None      # the claim's figure as printed
     recomputed: str | None = None   # the claim's recomputed value, in the draft's unit where it converts
+    same_value: tuple[str, ...] = ()  # unbacked: claims holding the same value in other sentences
 
 
 def words(text: str) -> frozenset[str]:
     return frozenset(w for w in _TOKEN.findall(text.lower()) if w not in _STOP)
 
 
-def view(claim: ClaimResult) -> ClaimView:
-    said = claim.said or ""
+def views(claim: ClaimResult) -> list[ClaimView]:
+    """The claim as matching sees it in its own sentence, then in each sentence of ``also_said``
+    (a repeated mention of the same figure)."""
+    return [view(claim)] + [view(claim, said=s) for s in claim.also_said or ()]
+
+
+def view(claim: ClaimResult, said: str | None = None) -> ClaimView:
+    said = claim.said or "" if said is None else said
     printed = None
     around: frozenset[str] = frozenset()
     if claim.figure:
@@ -79,14 +90,23 @@ def view(claim: ClaimResult) -> ClaimView:
     recomputed = (claim.result.value, claim.result.unit) if claim.result else None
     partial = ClaimView(result=claim, words=words(said), around=around, printed=printed, recomputed=recomputed)
     # Where the claim's figure sits in its own sentence, found as the draft's figures are found:
-    # the words around it tell two figures of one sentence apart.
-    found = find_figures(said).figures if printed else ()
-    for wanted in ("printed", "recomputed"):
-        spot = next((f for f in found if compare(f, partial)[0] == wanted), None)
-        if spot is not None:
-            around = near(spot)
-            break
-    return ClaimView(result=claim, words=partial.words, around=around, printed=printed, recomputed=recomputed)
+    # its place is what a draft figure must hold to be this claim's; the words around it tell two
+    # figures of one sentence apart.
+    found = find_figures(said).figures
+    spans = identity.spans_in(said, found)
+    shape = identity.shape(said, spans)
+    place = None
+    if printed:
+        for wanted in ("printed", "recomputed"):
+            spots = [i for i, f in enumerate(found) if compare(f, partial)[0] == wanted]
+            if spots:
+                named = set(_TOKEN.findall(claim.id.rsplit("/", 1)[-1].lower()))
+                unit = (printed or recomputed)[1]
+                best = max(spots, key=lambda i: (found[i].unit == unit, len(named & near(found[i]))))
+                around, place = near(found[best]), shape.places[best]
+                break
+    return ClaimView(result=claim, words=partial.words, around=around, printed=printed, recomputed=recomputed,
+                     shape=shape, place=place, distinctive=identity.distinctive(said, spans))
 
 
 def near(figure: Figure) -> frozenset[str]:
@@ -272,7 +292,7 @@ def verdict(figure: Figure, claim: ClaimView, how: str, shown: str | None) -> Ma
         return Match(status="backed", reason=f"agrees with the claim's {how} value", **common)
     if result.status == "unchecked":
         if not (result.inputs or result.cites or result.steps):
-            why = _first_sentence(result.notes or "") or "no working and no source yet"
+            why = first_sentence(result.notes or "") or "no working and no source yet"
             return Match(status="unchecked", reason=f"the ledger records it, unbacked: {why}", **common)
         return Match(status="backed", reason=f"agrees with a {result.label} figure its sources state "
                      "(nothing recomputes it)", **common)
@@ -289,7 +309,15 @@ def verdict(figure: Figure, claim: ClaimView, how: str, shown: str | None) -> Ma
     return Match(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}", **common)
 
 
-def _first_sentence(text: str) -> str:
+def first_sentence(text: str) -> str:
     text = " ".join(text.split())
     end = re.search(r"[.!?](?=\s|$)", text)
     return text[: end.end()] if end else text[:200]
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
+def numbers_in(check: str | None) -> set[Fraction]:
+    """The numbers written in a relation's ``check``."""
+    return {Fraction(n) for n in _NUMBER.findall(check or "")}

@@ -4,16 +4,21 @@ Each record holds the sentence and the figure as printed, in the ledger's units,
 it stays ``unchecked`` (and check-draft says so) until someone adds inputs and compute steps, or
 cites the passage of a source that states it. An existing file is never overwritten: the record is
 written to a temporary file and hard-linked into place, which fails if the name is taken.
+
+Every value is written by a YAML emitter (a double-quoted scalar with every line break and control
+character escaped), and the draft's file name goes into the comment cleaned (``safetext``): a
+sentence comes back exactly as printed, and no file name or sentence can add a key to the record.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import atomic
+import yaml
+
+from .. import atomic, safetext
 from ..figures import format_exact
 from .check import DraftCheck
 from .finder import Figure
@@ -34,6 +39,7 @@ def starting_records(check: DraftCheck, *, root: Path, issue: str, draft_name: s
     """Write claims/<issue>/<slug>.yaml for each unbacked figure; return what was done."""
     by_place = {(f.line, f.column): f for f in check.found.figures}
     folder = Path(root) / "claims" / issue
+    atomic.check_inside(root, folder)  # never through a claims/ or claims/<issue>/ that links elsewhere
     out: list[Written] = []
     names: set[str] = set()
     counted: dict[str, int] = {}
@@ -45,7 +51,7 @@ def starting_records(check: DraftCheck, *, root: Path, issue: str, draft_name: s
         path = folder / f"{name}.yaml"
         printed = figure_text(figure)
         out.append(Written(path=path, line=figure.line, figure=printed,
-                           written=_create(path, record(figure, printed, draft_name))))
+                           written=_create(path, record(figure, printed, draft_name, result.same_value))))
     return out
 
 
@@ -62,9 +68,10 @@ def figure_text(figure: Figure) -> str:
     return f"{number} {figure.unit}".strip()
 
 
-def record(figure: Figure, printed: str, draft_name: str) -> str:
+def record(figure: Figure, printed: str, draft_name: str, same_value: tuple[str, ...] = ()) -> str:
     said = figure.sentence[:2000]
-    lines = [f"# Starting record from {draft_name}, line {figure.line}, written by `workings new --from-draft`.",
+    lines = [f"# Starting record from {safetext.clean(draft_name)}, line {figure.line}, written by "
+             "`workings new --from-draft`.",
              "# Unchecked until it has a working: inputs (source#key, or literals with assumptions) and",
              "# compute steps, or cites of the passage that states it.",
              f"said: {_quote(said)}",
@@ -78,6 +85,13 @@ def record(figure: Figure, printed: str, draft_name: str) -> str:
     if figure.upper is not None:
         note += f" Printed as a range; the figure is its low end, up to {format_exact(figure.upper)}."
     lines.append(f"notes: {_quote(note)}")
+    if same_value:
+        # Claim ids are [a-z0-9._/-] only (the loader refuses others): safe inside a comment.
+        lines += ["# Another claim holds this value in another sentence. If this figure IS that claim, delete",
+                  "# this file and tie the figure in the draft: <!-- claim: ID --> right after it. If the",
+                  "# figure is worked from it, take it as an input:",
+                  "# inputs:"]
+        lines += [f"#   same: claim:{safetext.clean(claim_id)}" for claim_id in same_value[:3]]
     return "\n".join(lines) + "\n"
 
 
@@ -87,9 +101,15 @@ def _label(figure: Figure) -> str:
     return "estimate" if figure.qualifier in ("about", "nearly") else "derived"
 
 
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def _quote(text: str) -> str:
-    # A JSON string is a YAML double-quoted scalar: every character survives, "no" stays text.
-    return json.dumps(text, ensure_ascii=False)
+    """``text`` as one YAML double-quoted scalar on one line: "no" stays text, and every character
+    survives a load, line breaks included (NEL, U+2028 and U+2029 are escaped as \\N, \\L, \\P, where a
+    JSON string would leave them raw and YAML would fold them into a space)."""
+    dumped = yaml.dump(text, Dumper=_DUMPER, default_style='"', allow_unicode=True, width=1 << 30)
+    return dumped.removesuffix("\n").removesuffix("\n...")
 
 
 def _name(figure: Figure, taken: set[str], counted: dict[str, int] | None = None) -> str:

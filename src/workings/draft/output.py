@@ -1,7 +1,8 @@
 """Formatting a DraftCheck: a terminal table, JSON, and GitHub annotations on the draft's lines.
 
 Each function only formats; ``check`` computed everything. Output is deterministic (sorted keys,
-no timestamps, '\\n' newlines).
+no timestamps, '\\n' newlines). Draft and record text is printed through ``safetext``: control
+characters, terminal escapes and bidi controls as visible escapes, no workflow command from a draft.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import functools
 import json
 import textwrap
 
+from .. import safetext
 from .check import DraftCheck, shown as shown_sentence
 
 LABEL = {"backed": "ok", "drift": "DRIFT", "ambiguous": "AMBIGUOUS", "erratum": "ERRATUM",
@@ -19,7 +21,7 @@ LEVEL = {"drift": "error", "erratum": "error", "unbacked": "error", "ambiguous":
 
 
 def to_json(check: DraftCheck) -> str:
-    return json.dumps(check.to_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return safetext.json_text(json.dumps(check.to_dict(), indent=2, sort_keys=True, ensure_ascii=False)) + "\n"
 
 
 def summary_line(check: DraftCheck) -> str:
@@ -42,8 +44,8 @@ def table(check: DraftCheck, *, set_aside: bool = False, only_failing: bool = Fa
         claim = figure.claim or ("(arithmetic)" if figure.kind == "equation" else "-")
         lines.append(f"{figure.line:>5}  {LABEL[figure.status]:<9}  {shown:<{width}}  {claim}".rstrip())
         if figure.status != "backed":
-            lines.append(_indented(figure.reason))
-            lines.append(_indented(f'"{shown_sentence(figure.sentence)}"'))
+            lines.extend(_indented(figure.reason))
+            lines.extend(_indented(f'"{shown_sentence(figure.sentence)}"'))
     if check.stale:
         lines.append(f"stale: claims of {check.issue} whose figure is no longer in the draft:")
         for stale in check.stale:
@@ -53,12 +55,13 @@ def table(check: DraftCheck, *, set_aside: bool = False, only_failing: bool = Fa
         for item in check.set_aside:
             lines.append(f"{item.line:>5}  {item.reason:<13}  {item.text}")
     lines.append(summary_line(check))
-    return "\n".join(lines) + "\n"
+    return safetext.lines(lines)
 
 
 @functools.lru_cache(maxsize=4096)  # the figures of one sentence share their sentence and often their reason
-def _indented(text: str) -> str:
-    return textwrap.fill(text, width=100, initial_indent=" " * 18, subsequent_indent=" " * 18)
+def _indented(text: str) -> tuple[str, ...]:
+    return tuple(textwrap.wrap(safetext.prose(text), width=100, initial_indent=" " * 18,
+                               subsequent_indent=" " * 18)) or ("",)
 
 
 def github_annotations(check: DraftCheck) -> str:
@@ -78,18 +81,13 @@ def github_annotations(check: DraftCheck) -> str:
     return "".join(line + "\n" for line in out)
 
 
-def _data(text: str) -> str:
-    # GitHub's workflow-command escaping: % first, then line breaks.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(text: str) -> str:
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
+_data = safetext.github_data          # GitHub's escaping (% first, then line breaks), after cleaning
+_property = safetext.github_property  # also ':' and ','
 
 
 def render(check: DraftCheck, fmt: str, *, set_aside: bool = False, only_failing: bool = False) -> str:
     if fmt == "json":
         return to_json(check)
     if fmt == "github":
-        return github_annotations(check) + summary_line(check) + "\n"
+        return github_annotations(check) + safetext.lines([summary_line(check)])
     return table(check, set_aside=set_aside, only_failing=only_failing)

@@ -46,6 +46,7 @@ _VERSION = re.compile(r"[vV]\d+(?:\.\d+)*")
 _HARDWARE = re.compile(r"(?:[AHBLT]\d{1,3}[A-Z]?|V100|G[BH]\d{2,3}|MI\d{3}[A-Z]?|L40S?|A10G|TPUv\d+)"
                        r"(?:-(?:SXM\d?|PCIe|NVL|\d+GB))?")
 _FORMAT = re.compile(r"(?:BF|FP|INT|UINT|MXFP|NVFP|TF|E\dM)\d+(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
+_ENUMERATION = re.compile(r"(?<=[\s:;,])\((\d{1,2})\)(?=\s++[a-z])")
 _LIST = re.compile(r"\s*+(?:(\d{1,3})[.)]|\((\d{1,3})\))\s")
 
 
@@ -66,6 +67,8 @@ def find(paragraph: Paragraph) -> list[SetAside]:
     if match := _LIST.match(text):
         group = 1 if match.group(1) else 2
         found.append(_span(text, match.start(group), match.end(group), "list-number"))
+    for match in _ENUMERATION.finditer(text):  # "two things: (1) compute ..., and (2) stash ..."
+        found.append(_span(text, match.start(1), match.end(1), "list-number"))
     for reason, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             group = "span" if "span" in pattern.groupindex else 0

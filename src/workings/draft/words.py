@@ -179,7 +179,9 @@ _WORDS = {"byte": "B", "bit": "bit", "kilobyte": "kB", "megabyte": "MB", "gigaby
           "tebibyte": "TiB", "token": "token", "parameter": "parameter", "param": "parameter",
           "percent": "percent", "per cent": "percent", "%": "percent", "minute": "minute", "min": "minute",
           "hour": "hour", "second": "second", "day": "day", "dollar": "USD", "usd": "USD"}
-_TIMES = re.compile(r"\s*+(?:times\b|x(?![\w.])|×(?!\s*+\d))|-?fold\b", re.IGNORECASE)
+# "6.7 times", "3-fold", "5x", "37× short"; a spaced "2 × layers" or "2 x batch_size" is an operator.
+_TIMES = re.compile(r"\s*+times\b|-?fold\b|[x×](?![\w.])(?!\s*+\d)|\s++[x×](?![\w.])(?!\s*+[\w(])",
+                    re.IGNORECASE)
 _SMALLER = re.compile(r"\s++(?:smaller|less|fewer|lower|cheaper|shorter|slower|narrower)\b", re.IGNORECASE)
 # "bytes per token", '"800 KB" per token', "bytes of KV cache per token", "per million tokens".
 _PER = re.compile(r"(?:\s*+[\"”’'»]++)?+(?:\s++of(?:\s++[A-Za-z]{1,20}+){1,3}?)?\s++per\s++"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -79,7 +81,7 @@ def probe_kv_bytes(shape: KVShape, dev: torch.device, tokens: Sequence[int] | No
     for n in tokens:
         if dev.type == "cuda":
             torch.cuda.empty_cache()  # each sample starts from no cached segments, so reserved is its own
-        allocation = allocate(dev, lambda n=n: kv_cache(shape, n, dev))
+        allocation = allocate(dev, partial(kv_cache, shape, n, dev))
         decode_step(allocation.tensors, shape)
         samples.append(KVSample(tokens=n, requested=allocation.requested, measured=allocation.measured,
                                 reserved=allocation.reserved))

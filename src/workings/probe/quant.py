@@ -13,6 +13,8 @@ the layout of llama.cpp's Q4_0, so BF16 / 4-bit = 64 / 18 = 32/9 ≈ 3.56.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -90,7 +92,7 @@ def to_fp8(x: torch.Tensor) -> torch.Tensor:
     return x.float().clamp(-FP8_MAX, FP8_MAX).to(FP8)
 
 
-def _relative_error(original: list, restored: list) -> float:
+def _relative_error(original: Sequence, restored: Sequence) -> float:
     """Largest |error| over largest |value|, across the cache: a sanity check that values survive."""
     worst = max(float((o.float() - r.float()).abs().max()) for o, r in zip(original, restored))
     scale = max(float(o.float().abs().max()) for o in original)

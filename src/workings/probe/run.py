@@ -20,6 +20,7 @@ import torch
 from .. import expr, units
 from ..engine import evaluate_ledger
 from ..errors import LedgerError
+from ..report import InputResult, StepResult
 from ..loader import load_ledger
 from ..measurements import Measurement, Value, write
 from . import device as devinfo
@@ -59,7 +60,8 @@ class _Claims:
             why = result.reason if result is not None else "not evaluated"
             raise ProbeError(f"claim {claim_id!r} has no recomputed value to measure against ({why})")
         out = {}
-        for item in (*result.inputs, *result.steps):
+        items: list[InputResult | StepResult] = [*result.inputs, *result.steps]
+        for item in items:
             if item.result is not None:
                 out[item.name] = units.quantity(item.result.value, item.result.unit)
         return out
@@ -163,41 +165,43 @@ def probe_claim(root: Path, claim_id: str, *, device: str = "cpu", budget: int |
     torch.manual_seed(0)  # the values in the cache do not change a byte count; fix them anyway
     allocator, relation, tolerance = None, "equal", Fraction(0)
     if spec.kind == "kv-bytes":
-        result = probe_kv_bytes(shape, dev, spec.tokens or None)
-        measured, unit = result.per_token, "B/token"
+        kv_result = probe_kv_bytes(shape, dev, spec.tokens or None)
+        measured, unit = kv_result.per_token, "B/token"
         estimate = units.convert(values[step], unit)
-        samples = [s.to_dict() for s in result.samples]
-        details = {"shape": shape.to_dict(), "fixed_bytes": str(result.fit.fixed),
-                   "exact_fit": result.fit.exact, "max_residual_bytes": str(result.fit.max_abs_residual),
-                   "requested_per_token": str(result.requested_fit.per_token),
-                   "allocator_rounding_bytes": [s.rounding for s in result.samples],
-                   "decode_step": f"scaled_dot_product_attention, {result.decode_heads} query heads, 1 token"}
+        samples = [s.to_dict() for s in kv_result.samples]
+        details = {"shape": shape.to_dict(), "fixed_bytes": str(kv_result.fit.fixed),
+                   "exact_fit": kv_result.fit.exact, "max_residual_bytes": str(kv_result.fit.max_abs_residual),
+                   "requested_per_token": str(kv_result.requested_fit.per_token),
+                   "allocator_rounding_bytes": [s.rounding for s in kv_result.samples],
+                   "decode_step": f"scaled_dot_product_attention, {kv_result.decode_heads} query heads, 1 token"}
     elif spec.kind == "fit":
+        if spec.weights is None or spec.memory is None:  # the spec's loader requires both for a fit probe
+            raise ProbeError(f"claim {claim_id!r}: a fit probe names its weights and memory")
         weights = _whole(claims, claim_id, spec.weights, "weights", "B")
         if dev.type == "cpu":
             budget = budget or int(units.convert(values[spec.memory], "B"))
             allocator = "budget"
-        result = probe_fit(shape, dev, weights_bytes=weights, budget=budget)
-        measured, unit, relation = Fraction(result.max_tokens), "token", "at-most"
-        estimate = Fraction(math.floor(_bound_for_memory(claim, values, spec.memory, result.memory_bytes, step)))
-        samples = [t.to_dict() for t in result.trials]
-        details = {"shape": shape.to_dict(), "weights_bytes": weights, "memory_bytes": result.memory_bytes,
+        fit_result = probe_fit(shape, dev, weights_bytes=weights, budget=budget)
+        measured, unit, relation = Fraction(fit_result.max_tokens), "token", "at-most"
+        estimate = Fraction(math.floor(_bound_for_memory(claim, values, spec.memory, fit_result.memory_bytes, step)))
+        samples = [t.to_dict() for t in fit_result.trials]
+        details = {"shape": shape.to_dict(), "weights_bytes": weights, "memory_bytes": fit_result.memory_bytes,
                    "memory_is": "the GPU's total memory" if dev.type == "cuda" else "a stated budget (--budget, "
                    "default the claim's memory input); no GPU was used",
-                   "tensor_device": result.tensor_device, "per_token_bytes": shape.formula_bytes_per_token()}
+                   "tensor_device": fit_result.tensor_device, "per_token_bytes": shape.formula_bytes_per_token()}
     else:
         element = "e2m1" if spec.format == "fp4" else "int4"
-        result = probe_quant(shape, dev, tokens=spec.tokens[0], group=spec.group, scale_dtype=spec.scale_dtype,
-                             element=element)
-        measured = result.fp8_ratio if spec.format == "fp8" else result.int4_ratio
+        quant_result = probe_quant(shape, dev, tokens=spec.tokens[0], group=spec.group,
+                                   scale_dtype=spec.scale_dtype, element=element)
+        measured = quant_result.fp8_ratio if spec.format == "fp8" else quant_result.int4_ratio
         unit, tolerance = "", claim.within or Fraction(0)
         estimate = units.convert(values[step], unit)
-        quant_bytes = result.fp8_bytes if spec.format == "fp8" else result.int4_bytes
-        samples = [{"tokens": result.tokens, "format": spec.format, "baseline_dtype": shape.dtype,
-                    "baseline_bytes": result.baseline_bytes, "quantized_bytes": quant_bytes,
-                    **({"packed_bytes": result.int4_data_bytes, "scale_bytes": result.int4_scale_bytes}
+        quant_bytes = quant_result.fp8_bytes if spec.format == "fp8" else quant_result.int4_bytes
+        samples = [{"tokens": quant_result.tokens, "format": spec.format, "baseline_dtype": shape.dtype,
+                    "baseline_bytes": quant_result.baseline_bytes, "quantized_bytes": quant_bytes,
+                    **({"packed_bytes": quant_result.int4_data_bytes, "scale_bytes": quant_result.int4_scale_bytes}
                        if spec.format == "int4" else {}),
-                    "max_relative_error": f"{result.fp8_error if spec.format == 'fp8' else result.int4_error:.4f}"}]
+                    "max_relative_error": f"{quant_result.fp8_error if spec.format == 'fp8' else quant_result.int4_error:.4f}"}]
         details = {"shape": shape.to_dict(), "format": spec.format,
                    "layout": "float8_e4m3fn, 1 byte per value" if spec.format == "fp8" else
                    f"{'FP4 E2M1' if element == 'e2m1' else 'int4 in [-8, 7]'} codes, 2 per uint8, "

@@ -124,6 +124,7 @@ def add_source(root: Path, request: Request, *, limits: Limits = Limits(),
     if not SOURCE_ID.match(source_id) or len(source_id) > 120:
         raise AddError(f"source id {source_id!r}: lower-case letters, digits, '.', '_' and '-' (give --id)")
     record_path = root / SOURCES_DIR / f"{source_id}.yaml"
+    atomic.check_inside(root, record_path)  # never through a ledger/ or sources/ that links elsewhere
     if record_path.exists() or record_path.is_symlink():
         raise AddError(f"{SOURCES_DIR}/{source_id}.yaml already exists; it is left as it is (choose another --id)")
 
@@ -160,9 +161,16 @@ def _grade(request: Request) -> str:
     return grade
 
 
+def _need(value, what: str):
+    """A field the request's kind requires (the CLI always sets it; a library caller may not)."""
+    if value is None:
+        raise AddError(f"{what} is required for this kind of source")
+    return value
+
+
 def _default_id(request: Request) -> str:
     if request.kind == "hub":
-        stem = f"{request.repo}-{request.filename.rsplit('.', 1)[0]}"
+        stem = f"{request.repo}-{_need(request.filename, 'the Hub file name').rsplit('.', 1)[0]}"
     else:
         from urllib.parse import urlsplit
 
@@ -196,10 +204,12 @@ def _obtain(request: Request, limits: Limits, now: Callable[[], str]):
             from workings.refresh.hub import fetch_hub
 
             endpoint = hub_endpoint()
-            fetched = fetch_hub(session, request.repo, request.filename, request.revision, limits, endpoint=endpoint)
+            fetched = fetch_hub(session, _need(request.repo, "the Hub repository"),
+                                _need(request.filename, "the Hub file name"), request.revision, limits, endpoint=endpoint)
             return _hub_fields(request, fetched, endpoint, stamp)
-        check_url(request.url)
-        fetched = http_get(session, request.url, limits)
+        url = _need(request.url, "the URL")
+        check_url(url)
+        fetched = http_get(session, url, limits)
     except FetchError as error:
         raise Unreachable(f"could not fetch it: {error}") from None
     finally:
@@ -208,13 +218,14 @@ def _obtain(request: Request, limits: Limits, now: Callable[[], str]):
 
 
 def _hub_fields(request: Request, fetched: Fetched, endpoint: str, stamp: str):
-    ext = _ext(request.filename)
+    ext = _ext(_need(request.filename, "the Hub file name"))
     fmt = "json" if ext == "json" else "text"
     if fmt == "json" and not _parses(fetched.data):
         raise AddError(f"{request.repo}/{request.filename} is not valid JSON")
-    asked = "" if request.revision == fetched.commit else f"{request.revision} resolved to "
+    commit = _need(fetched.commit, "the resolved commit")
+    asked = "" if request.revision == commit else f"{request.revision} resolved to "
     fields = {
-        "title": request.title or f"{request.filename} of {request.repo} at commit {fetched.commit[:12]}",
+        "title": request.title or f"{request.filename} of {request.repo} at commit {commit[:12]}",
         "url": f"{endpoint}/{request.repo}/blob/{fetched.commit}/{request.filename}",
         "hub": {"repo": request.repo, "file": request.filename, "revision": fetched.commit},
         "retrieved": {"on": stamp, "how": f"huggingface_hub from {endpoint}: {request.repo}/{request.filename}, "
@@ -232,7 +243,8 @@ def _web_fields(request: Request, fetched: Fetched, stamp: str):
         how = "requests: the page's visible text (markup, scripts and styles dropped, one line per block)"
     else:
         data = page_text(fetched.data, fetched.content_type)  # kept as sent (re-encoded as UTF-8 if need be)
-        json_like = "json" in fetched.content_type.lower() or request.url.lower().split("?")[0].endswith(".json")
+        json_like = ("json" in fetched.content_type.lower()
+                     or _need(request.url, "the URL").lower().split("?")[0].endswith(".json"))
         fmt = "json" if json_like and _parses(data) else "text"
         ext = "json" if fmt == "json" else "txt"
         how = "requests: the file at the URL, as sent"
@@ -255,7 +267,7 @@ def _local(request: Request):
     when = request.retrieved or "unknown"
     if when != "unknown" and not _DATE.fullmatch(when):
         raise AddError(f"--retrieved {when!r}: a date such as 2026-11-29 (or leave it out: recorded as unknown)")
-    path = request.file
+    path = _need(request.file, "--file")
     if path.is_symlink() or not path.is_file():
         raise AddError(f"--file {path}: not a regular file")
     if path.stat().st_size > MAX_FILE:
@@ -323,7 +335,7 @@ def _validate(record: str, source_id: str, snapshot: Snapshot) -> None:
     """The record as the loader will read it: every key valid, every passage in the archived text."""
     file = f"{SOURCES_DIR}/{source_id}.yaml"
     source, problems = Source.from_document(load(record.encode("utf-8"), file), source_id)
-    if problems:
+    if problems or source is None:
         raise AddError("; ".join(f"{p.key}: {p.message}" if p.key else p.message for p in problems))
     for name, value in source.values.items():
         if not snapshot.has_passage(value.passage):

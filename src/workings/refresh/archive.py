@@ -55,6 +55,7 @@ def store_snapshot(root: Path, data: bytes, ext: str) -> str:
     """Archive `data` as `ledger/snapshots/<sha256>.<ext>`; an intact copy already there is kept."""
     name = snapshot_name(data, ext)
     path = root / SNAPSHOTS_DIR / name
+    atomic.check_inside(root, path)  # never through a ledger/ or snapshots/ that links elsewhere
     if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == name.split(".")[0]:
         return name
     write_atomic(path, data)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -136,6 +137,9 @@ def connection_error(error: BaseException, url: str) -> FetchError:
     text = str(error)
     if "OfflineModeIsEnabled" in names:
         return FetchError("hf-offline", HF_OFFLINE_MESSAGE)
+    if re.search(r"got more than \d+ headers", text):  # http.client's limit on the number of headers
+        return FetchError("bad-answer", f"{_host(url)} sent more headers than an HTTP client reads (over 100): "
+                                        f"not a usable HTTP answer ({url})")
     if "LineTooLong" in text or "got more than" in text or "header" in text.lower() and "too" in text.lower():
         return FetchError("bad-answer", f"{_host(url)} sent a header line over 65,536 bytes: not a usable HTTP "
                                         f"answer ({url})")
@@ -163,27 +167,38 @@ def _host(url: str) -> str:
     return urlsplit(url).netloc or url
 
 
-def within_deadline(call: Callable[[], T], seconds: float, what: str) -> T:
-    """`call()`, or FetchError("deadline") if it has not returned within `seconds`.
+def within_deadline(call: Callable[[], T], seconds: float, what: str, *, error: FetchError | None = None) -> T:
+    """`call()`, or `error` (by default FetchError("deadline")) if it has not returned within `seconds`.
 
     The call runs in a daemon thread: one stuck in a read that a slow server keeps alive is left
     behind (it ends when the server stops, or with the process), so the caller never waits longer
-    than the deadline. `call` must not share a requests.Session with other work for that reason.
+    than the deadline. What it was using (a connection of a requests.Session's pool, which is
+    thread-safe) it keeps until then.
     """
     box: dict[str, object] = {}
+    lock = threading.Lock()
 
     def run() -> None:
         try:
-            box["value"] = call()
-        except BaseException as error:  # handed to the caller's thread below
-            box["error"] = error
+            value = call()
+        except BaseException as failure:  # handed to the caller's thread below
+            box["error"] = failure
+            return
+        with lock:
+            late = box.get("abandoned")
+            box["value"] = value
+        if late and hasattr(value, "close"):
+            value.close()  # a response nobody will read: give its connection back
 
     thread = threading.Thread(target=run, name=f"workings-fetch {what}"[:60], daemon=True)
     thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        raise FetchError("deadline", f"{what}: not fetched within the {seconds:g}-second deadline for one source "
-                                     "(the server is too slow, or keeps the answer coming)")
+    thread.join(max(0.0, seconds))
+    with lock:
+        if thread.is_alive() and "value" not in box:
+            box["abandoned"] = True
+    if box.get("abandoned"):
+        raise error or FetchError("deadline", f"{what}: not fetched within the {seconds:g}-second deadline for one "
+                                              "source (the server is too slow, or keeps the answer coming)")
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
@@ -256,9 +271,13 @@ def _get_once(
     until = time.monotonic() + limits.timeout  # the whole request, redirects and body included
     for _ in range(limits.max_redirects + 1):
         try:  # redirects are followed by hand below, to check each hop
-            response = session.get(
-                current, headers=sent, stream=True, timeout=limits.timeout, allow_redirects=False
-            )
+            # The answer's status line and headers, within what is left of the request's time: a
+            # server can keep them coming a byte at a time, which no read timeout notices. (Plus one
+            # read's timeout, as for the body: a server that sends nothing is a timeout, seen first.)
+            response = within_deadline(
+                lambda: session.get(current, headers=sent, stream=True, timeout=limits.timeout, allow_redirects=False),
+                until - time.monotonic() + limits.timeout, current,
+                error=_slow(current, limits.timeout, "no complete answer"))
         except requests.exceptions.RequestException as error:
             raise connection_error(error, current) from None
         with response:
@@ -303,8 +322,7 @@ def read_capped(
     try:
         while True:
             if until is not None and time.monotonic() > until:
-                raise FetchError("slow", f"{url}: still sending after {timeout:g} s, the time allowed for a "
-                                            "whole request (--timeout)")
+                raise _slow(url, timeout, "still sending")
             chunk = read(_CHUNK, decode_content=True)
             if not chunk:
                 break
@@ -318,6 +336,10 @@ def read_capped(
         # IncompleteRead, a reset connection, a broken chunked encoding: fewer bytes than promised.
         raise _Retry(FetchError("truncated", f"{url}: the body was cut short")) from None
     return b"".join(chunks)
+
+
+def _slow(url: str, timeout: float, what: str) -> FetchError:
+    return FetchError("slow", f"{url}: {what} after {timeout:g} s, the time allowed for a whole request (--timeout)")
 
 
 def hub_endpoint() -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+import stat
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from workings.errors import LedgerError
 from workings.loader import CLAIMS_DIR, MEASUREMENTS_DIR, SNAPSHOTS_DIR, SOURCES_DIR, load_ledger
+from workings import atomic
 from workings.refresh import archive, cleanup
 from workings.refresh.diff import Diff, diff_source
 from workings.refresh.fetch import (
@@ -218,12 +220,12 @@ def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, F
 
         def fetcher(target: tuple) -> Fetched:
             # A session of its own: a fetch stopped at its deadline may still be reading in its thread.
-            session = make_session()
-            if target[0] == "hub":
-                from workings.refresh.hub import fetch_hub
+            with make_session() as session:
+                if target[0] == "hub":
+                    from workings.refresh.hub import fetch_hub
 
-                return fetch_hub(session, target[1], target[2], target[3], limits, endpoint=endpoint)
-            return http_get(session, target[1], limits)
+                    return fetch_hub(session, target[1], target[2], target[3], limits, endpoint=endpoint)
+                return http_get(session, target[1], limits)
 
     def one(target: tuple) -> Fetched | FetchError:
         try:
@@ -299,6 +301,7 @@ def _apply(root: Path, source, plan: _Plan) -> None:
     """Archive the snapshot, then point the record at it: a crash between leaves only a spare file."""
     archive.store_snapshot(root, plan.data, plan.ext)
     record = root / source.file
+    atomic.check_inside(root, record)  # never through a ledger/sources/ that links elsewhere
     text = record.read_text(encoding="utf-8")
     archive.write_atomic(record, archive.edit_record(text, plan.changes).encode("utf-8"))
 
@@ -370,6 +373,21 @@ def _moved(before, after, refreshed: set[str]) -> list[Moved]:
     return out
 
 
+def _special_files(folder: str, names: list[str]) -> set[str]:
+    """Pipes, sockets and devices: not copied (copying a pipe would wait for a writer). The loader
+    reports them in the real ledger; no claim or source can be read from one."""
+    skip = set()
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(folder, name)).st_mode
+        except OSError:
+            skip.add(name)
+            continue
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            skip.add(name)
+    return skip
+
+
 def _scratch_copy(root: Path, to: Path) -> Path:
     """A copy of the ledger to try changes on, which the loader reads exactly as it reads `root`.
 
@@ -380,7 +398,7 @@ def _scratch_copy(root: Path, to: Path) -> Path:
     """
     for folder in (CLAIMS_DIR, SOURCES_DIR, MEASUREMENTS_DIR):
         if (root / folder).is_dir():
-            shutil.copytree(root / folder, to / folder, symlinks=True)
+            shutil.copytree(root / folder, to / folder, symlinks=True, ignore=_special_files)
     (to / SNAPSHOTS_DIR).mkdir(parents=True, exist_ok=True)
     if (root / SNAPSHOTS_DIR).is_dir():
         for path in (root / SNAPSHOTS_DIR).iterdir():

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from workings import safetext
 from workings.refresh.fetch import Limits
 from workings.refresh.refresh import RefreshResult, SourceChange, refresh
 
@@ -118,5 +119,5 @@ def run(root: Path, ids: Iterable[str], *, check: bool, timeout: float, jobs: in
             return bar.update
 
         result = refresh(root, ids, check=check, limits=limits, progress=progress)
-    click.echo(render(result), nl=False)
+    click.echo(safetext.block(render(result)), nl=False)  # fetched text reaches here: no escapes
     return result.exit_code

@@ -2,8 +2,11 @@
 
 ``render_site(report, root, out)`` formats a Report (the one verify computes) into a static site:
 
-    index.html            every claim by group, counts by status, drifted or failing claims first
-    claims/<id>.html      one page per claim: as printed, recomputed, steps, inputs, sources
+    index.html            the articles; every claim by group, counts by status, drifted or failing first
+    articles/<slug>.html  each published text (claims/<slug>/article.md), every figure marked by
+                          check-draft's result and linked to its claim (render/articles.py)
+    claims/<id>.html      one page per claim: as printed, recomputed, the whole working written out
+                          to its leaves (workings/working.py), steps, inputs, sources
     sources/<id>.html     one page per source: grade, link, snapshot (copied, with its sha256)
     snapshots/<sha256>.*  the archived bytes, so links work from file:// and offline
     explainer.html        the explainer: a model, a machine, a chat length, against the ledger's figures
@@ -30,14 +33,16 @@ from ..report import Report
 from .explainer import PAGE as EXPLAINER_PAGE
 from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
+from .articles import load_articles
 from .views import GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
+from .words import finalize
 
 __all__ = ["render_site", "environment"]
 
 
 def environment() -> Environment:
     env = Environment(loader=PackageLoader("workings"), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING,
                        explainer_page=None)  # the explainer's page, where the site has one: any page may link it
@@ -60,13 +65,16 @@ def render_site(report: Report, root: str | Path, out: str | Path, *, explainer:
     env.globals["explainer_page"] = EXPLAINER_PAGE if explainer is not None else None
     with Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
-        site = Site(report, snapshots)
+        articles, problems = load_articles(root, report)
+        site = Site(report, snapshots, articles)
 
         def page(name: str, template: str, depth: int, **context) -> None:
             html = env.get_template(template).render(up="../" * depth, **context)
             staging.write(name, html.encode("utf-8"))
 
-        page("index.html", "index.html", 0, **site.index())
+        page("index.html", "index.html", 0, **site.index(), article_problems=problems)
+        for article in articles:
+            page(site.article_pages[article.slug], "article.html", 1, **site.article(article))
         if explainer is not None:
             page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
         for claim in report.claims:

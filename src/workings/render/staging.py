@@ -1,8 +1,15 @@
 """Writing the site: everything into a fresh folder beside the target, then swapped in.
 
 A reader (or a crash) sees the previous site or the new one, never half of one: the new site is
-complete on disk before the old one moves. Only folders this module made, and a previous site
-marked as ours, are ever removed; anything else at the target is refused, never deleted.
+complete on disk before the old one moves.
+
+What a re-render may delete is vouched for by the files themselves, not by a marker anyone could
+commit: ``.workings-site`` lists every file render wrote with its sha256 (the ``sha256sum`` line
+format, after ``#`` comment lines). The folder is replaced only when every file in it is the marker
+or a listed file whose bytes still hash as listed; one other file, a changed file, a link, or a marker
+without the list (an older workings, or one planted by hand) stops the render before anything moves,
+naming that file. So a marker a pull request plants can vouch only for bytes it already knows, and a
+file a person put in the folder, or edited there, is never removed.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import hashlib
 import os
 import re
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -18,24 +26,89 @@ from ..errors import LedgerError
 from ..loader import MAX_SNAPSHOT_BYTES, read_plain_file
 
 MARKER = ".workings-site"
-MARKER_TEXT = "A site rendered by `workings render`; the whole folder is replaced on the next render.\n"
+MARKER_HEAD = ("# A site rendered by `workings render`. A later render replaces this folder only while it holds\n"
+               "# nothing but these files, each unchanged (sha256, then the path); anything else stops it.\n")
+MAX_MARKER_BYTES = 16 << 20
+_LISTED = re.compile(r"^([0-9a-f]{64})  ([^\\\x00-\x1f]+)$")
 _SNAPSHOT_NAME = re.compile(r"^[0-9a-f]{64}\.[A-Za-z0-9]{1,8}$")
 # Opened from the site, these show as text or a document and load nothing else; any other kind
 # (an archived .html page, say) is copied with .txt appended, so that opening it cannot reach out.
 _INERT = {"txt", "json", "csv", "md", "yaml", "yml", "pdf", "png", "jpg", "jpeg"}
 
 
-def check_target(out: Path) -> None:
-    """Refuse a target that is not a new, empty, or earlier workings site folder."""
+def check_target(out: Path) -> dict[str, str]:
+    """Refuse a target that is not a new or empty folder, or an unchanged site render wrote; return
+    the files the marker lists (path -> sha256), which are all the folder holds besides it."""
     if out.is_symlink():
         raise LedgerError(f"refusing to render into {out}: it is a symbolic link")
     if not out.exists():
-        return
+        return {}
     if not out.is_dir():
         raise LedgerError(f"refusing to render into {out}: it is a file, not a folder")
-    if any(out.iterdir()) and not (out / MARKER).is_file():
+    if not any(out.iterdir()):
+        return {}
+    listed = _listed(out)
+    for relative, problem in _unvouched(out, listed):
+        raise LedgerError(f"refusing to replace {out}: {relative} {problem}, so it may be someone's file; "
+                          "nothing was removed: move it out, or choose a new or empty folder with --out")
+    return listed
+
+
+def _listed(out: Path) -> dict[str, str]:
+    """The files ``out/.workings-site`` lists, or a LedgerError saying why the folder is not ours."""
+    hint = "choose a new or empty folder with --out"
+    marker = out / MARKER
+    if not marker.exists() and not marker.is_symlink():
         raise LedgerError(f"refusing to replace {out}: it is not empty and holds no {MARKER} file, so it is not "
-                          "a site workings rendered; choose a new or empty folder with --out")
+                          f"a site workings rendered; {hint}")
+    try:
+        text = read_plain_file(marker, MAX_MARKER_BYTES).decode("utf-8")
+    except (LedgerError, UnicodeDecodeError) as exc:
+        raise LedgerError(f"refusing to replace {out}: its {MARKER} cannot be read ({exc}); {hint}") from None
+    listed, bad = {}, []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("#") or not line:
+            continue
+        match = _LISTED.match(line)
+        if match and all(part not in ("", ".", "..") for part in match.group(2).split("/")):
+            listed[match.group(2)] = match.group(1)
+        else:
+            bad.append(number)
+    if listed and bad:
+        raise LedgerError(f"refusing to replace {out}: {MARKER} line {bad[0]} is not '<sha256>  <path>' "
+                          f"(a relative path inside the folder); {hint}")
+    if not listed:
+        raise LedgerError(f"refusing to replace {out}: its {MARKER} lists no files (an older workings wrote it, or "
+                          f"it was written by hand), so nothing in the folder is known to be render's; remove the "
+                          f"folder yourself if it is only a site, or {hint}")
+    return listed
+
+
+def _unvouched(folder: Path, listed: dict[str, str]):
+    """Each entry under ``folder`` that ``listed`` does not vouch for: (relative path, why)."""
+    for top, dirs, names in os.walk(folder):
+        for name in sorted(dirs + names):
+            path = Path(top) / name
+            relative = path.relative_to(folder).as_posix()
+            info = path.lstat()
+            if stat.S_ISDIR(info.st_mode):
+                continue
+            if relative == MARKER:
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                yield relative, "is not a plain file"
+            elif relative not in listed:
+                yield relative, f"is not listed in {MARKER} as a file render wrote"
+            elif _sha256(path) != listed[relative]:
+                yield relative, "was changed since render wrote it"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 class Staging:
@@ -50,16 +123,19 @@ class Staging:
         self.path = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", suffix=".new", dir=self.out.parent))
         os.chmod(self.path, 0o755)  # mkdtemp makes it private; a site is for reading
         self.committed = False
+        self.written: dict[str, str] = {}
         return self
 
     def write(self, relative: str, data: bytes) -> None:
         target = self.path / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+        self.written[relative] = hashlib.sha256(data).hexdigest()
 
     def commit(self) -> None:
-        self.write(MARKER, MARKER_TEXT.encode())
-        check_target(self.out)  # again: the folder may have changed while the site was built
+        marker = MARKER_HEAD + "".join(f"{digest}  {name}\n" for name, digest in sorted(self.written.items()))
+        (self.path / MARKER).write_text(marker, encoding="utf-8")
+        listed = check_target(self.out)  # again: the folder may have changed while the site was built
         old = None
         if self.out.exists():
             old = self.path.with_suffix(".old")
@@ -72,11 +148,29 @@ class Staging:
             raise
         self.committed = True
         if old is not None:
-            shutil.rmtree(old)
+            _remove_site(old, listed)
 
     def __exit__(self, *exc) -> None:
         if not self.committed:
             shutil.rmtree(self.path, ignore_errors=True)
+
+
+def _remove_site(old: Path, listed: dict[str, str]) -> None:
+    """Remove the previous site, moved aside: the marker, each listed file still as listed, then the
+    folders left empty. Anything else (a file that arrived after the check) stays, and is named."""
+    for relative, digest in listed.items():
+        path = old / relative
+        if path.is_file() and not path.is_symlink() and _sha256(path) == digest:
+            path.unlink()
+    (old / MARKER).unlink(missing_ok=True)
+    for top, dirs, names in sorted(os.walk(old, topdown=False), key=lambda item: -len(item[0])):
+        try:
+            os.rmdir(top)
+        except OSError:
+            pass
+    if old.exists():
+        raise LedgerError(f"the new site is in place, but files that arrived in the old one while it was "
+                          f"rendered were kept in {old}")
 
 
 def copy_snapshots(staging: Staging, root: Path, sources) -> dict[str, str]:

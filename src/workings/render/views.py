@@ -12,7 +12,10 @@ from urllib.parse import quote, urlsplit
 
 from ..figures import format_exact
 from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
-from ..report import BASIS_MEANING, FAILING, STATUSES, ClaimResult, Report
+from ..report import FAILING, STATUSES, ClaimResult, Report
+from ..working import expand
+from . import words
+from .articles import FIGURE_MEANING, FIGURE_SYMBOL, Article, blocks
 
 # Status is never shown by colour alone: each has a symbol and a word (the colour only repeats them).
 STATUS_SYMBOL = {"verified": "✓", "erratum": "✎", "drift": "≠", "unchecked": "?", "error": "✗"}
@@ -31,6 +34,19 @@ LABEL_MEANING = {
     "vendor": "a vendor's figure, taken as given",
     "measured": "measured on real hardware",
 }
+# Each part of a written-out working carries ``data-term``: the same expression in the walker's
+# syntax, exact, so that a test can recompute what the page shows (never used by the page itself).
+_TERM = {"×": "*", "÷": "/", "−": "-", "^": "**", "div": "//", "neg": "-", "≤": "<=", "≥": ">=", "=": "=="}
+
+
+def _term(value) -> str:
+    if value is None:
+        return "?"
+    number = str(value.value.numerator) if value.value.denominator == 1 else \
+        f"({value.value.numerator}/{value.value.denominator})"
+    return f"({number}*{value.unit.replace('^', '**')})" if value.unit else number
+
+
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _HUB_PART = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
 
@@ -77,13 +93,32 @@ def page_names(ids, folder: str) -> dict[str, str]:
 class Site:
     """The pages of one Report and the links between them."""
 
-    def __init__(self, report: Report, snapshots: dict[str, str]):
+    def __init__(self, report: Report, snapshots: dict[str, str], articles: list[Article] = ()):
         self.report = report
         self.snapshots = snapshots  # source id -> path of its copied snapshot inside the site
         self.claim_pages = page_names([c.id for c in report.claims], "claims")
         self.source_pages = page_names([s.id for s in report.sources], "sources")
         self.by_id = {c.id: c for c in report.claims}
         self.sources = {s.id: s for s in report.sources}
+        self.articles = list(articles)
+        self.article_pages = page_names([a.slug for a in self.articles], "articles")
+        self.article_blocks = {a.slug: blocks(a) for a in self.articles}
+        self.printed_in: dict[str, list[dict]] = {}  # claim id -> the article figures it backs or flags
+        for article in self.articles:
+            for block in self.article_blocks[article.slug]:
+                for piece in block["pieces"]:
+                    figure = piece.get("figure")
+                    if figure is not None and figure.claim:
+                        self.printed_in.setdefault(figure.claim, []).append(
+                            {"title": article.title, "href": f"{self.article_pages[article.slug]}#fig-{piece['n']}",
+                             "text": figure.text, "status": figure.status})
+        # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
+        self.key_anchors: dict[tuple[str, str], str] = {}
+        reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs if i.kind == "source" and i.key})
+        for source_id in sorted({s for s, _ in reads}):
+            names = page_names([k for s, k in reads if s == source_id], "key")
+            for key, name in names.items():
+                self.key_anchors[(source_id, key)] = name[len("key/"):-len(".html")]
 
     def claim_link(self, claim_id: str) -> dict:
         claim = self.by_id.get(claim_id)
@@ -104,7 +139,9 @@ class Site:
         attention = [self.row(c) for c in sorted(failing, key=lambda c: (FAILING.index(c.status), c.id))]
         labels = sorted({c.label for c in claims if c.label})
         anchors = page_names(groups, "group")
-        return {"summary": self.report.summary, "statuses": STATUSES, "labels": labels,
+        articles = [{"title": a.title, "href": self.article_pages[a.slug], "summary": a.check.summary,
+                     "published": a.published} for a in self.articles]
+        return {"summary": self.report.summary, "statuses": STATUSES, "labels": labels, "articles": articles,
                 "attention": attention, "corrections": [self.row(c) for c in claims if c.status == "erratum"],
                 "groups": [{"name": name, "anchor": anchors[name][len("group/"):-len(".html")], "claims": items,
                             "failing": sum(c["status"] in FAILING for c in items)}
@@ -116,28 +153,34 @@ class Site:
     def row(self, claim: ClaimResult) -> dict:
         recomputed = claim.comparison.recomputed.display if claim.comparison else (
             claim.result.display if claim.result else None)
+        shown = claim.comparison.recomputed if claim.comparison else claim.result
         return {"id": claim.id, "href": self.claim_pages[claim.id], "status": claim.status, "label": claim.label,
                 "figure": claim.figure, "check": claim.check, "said": claim.said, "recomputed": recomputed,
-                "reason": claim.reason, "grade": claim.grade}
+                "reader": words.reader(shown) if shown else None, "title": words.title(claim),
+                "reason": claim.reason, "grade": claim.grade, "basis": getattr(claim, "basis", None)}
 
     def claim(self, claim: ClaimResult) -> dict:
         comparison = None
         if claim.comparison:
             c = claim.comparison
             comparison = {"printed": c.printed, "unit": c.unit, "rule": c.rule, "holds": c.holds,
-                          "recomputed": c.recomputed.display,
+                          "recomputed": c.recomputed.display, "reader": words.reader(c.recomputed),
                           "exact": f"{format_exact(c.recomputed.value)} {c.recomputed.unit}".strip()}
         result = None
         if claim.result:
-            result = {"display": claim.result.display,
+            result = {"display": claim.result.display, "reader": words.reader(claim.result),
                       "exact": f"{format_exact(claim.result.value)} {claim.result.unit}".strip()}
         moved = [self.claim_link(i.claim) | {"name": i.name} for i in claim.inputs
                  if i.kind == "claim" and i.claim_status == "drift"]
         return {
             "claim": claim, "comparison": comparison, "result": result, "moved": moved,
+            "title": words.title(claim), "short_title": words.short(words.title(claim)["text"], 80),
+            "working": self.working(claim), "printed_in": self.printed_in.get(claim.id, []),
+            "basis": getattr(claim, "basis", None),
             "inputs": [self.input(i) for i in claim.inputs],
             "steps": [{"name": s.name, "expression": s.expression, "line": s.line,
                        "display": s.result.display if s.result else None,
+                       "reader": words.reader(s.result) if s.result else None,
                        "exact": f"{format_exact(s.result.value)} {s.result.unit}".strip() if s.result else None,
                        "unit": s.result.unit if s.result else None} for s in claim.steps],
             "assumptions": [{"name": i.name, "text": i.text, "why": i.assumption}
@@ -150,16 +193,17 @@ class Site:
             "measurements": [self.measurement(m, claim) for m in claim.measurements],
             "messages": [m for m in claim.messages if m.kind != "note" or m.text != claim.reason],
             "label_note": LABEL_MEANING.get(claim.label or ""),
-            "basis_note": BASIS_MEANING.get(claim.basis, ""),
         }
 
     def input(self, item) -> dict:
         out = {"name": item.name, "text": item.text, "kind": item.kind, "key": item.key,
                "passage": item.passage, "assumption": item.assumption,
                "display": item.result.display if item.result else None,
+               "reader": words.reader(item.result) if item.result else None,
                "exact": f"{format_exact(item.result.value)} {item.result.unit}".strip() if item.result else None}
         if item.kind == "source":
             out["source"] = self.source_link(item.source)
+            out["key_anchor"] = self.key_anchors.get((item.source, item.key))
         if item.kind == "claim":
             out["claim"] = self.claim_link(item.claim)
         return out
@@ -179,6 +223,91 @@ class Site:
                 "hub": hub, "hub_url": hub_url(hub), "snapshot_href": self.snapshots.get(source.id),
                 "grade_note": GRADE_MEANING.get(source.grade or ""),
                 "cited_by": [self.claim_link(c) for c in source.cited_by],
+                "reads": self.reads(source.id),
                 "passages": list((source.passages or {}).items()),
                 "values": [{"name": k, "value": v.get("value"), "passage": v.get("passage")}
                            for k, v in (source.values or {}).items()]}
+
+    def reads(self, source_id: str) -> list[dict]:
+        """Each key the claims read from a source, with the value they read and the claims reading it."""
+        found: dict[str, dict] = {}
+        for claim in self.report.claims:
+            for item in claim.inputs:
+                if item.kind == "source" and item.source == source_id and item.key:
+                    entry = found.setdefault(item.key, {
+                        "key": item.key, "anchor": self.key_anchors.get((source_id, item.key)),
+                        "value": words.reader(item.result) if item.result else None,
+                        "passage": item.passage, "claims": []})
+                    entry["claims"].append(self.claim_link(claim.id))
+        return [found[k] for k in sorted(found)]
+
+    def working(self, claim: ClaimResult) -> dict | None:
+        """The whole working (``workings.working``), with every leaf's link and reader's words."""
+        work = expand(self.report, claim.id)
+        if work is None:
+            return None
+        return {"tree": self.node(work.tree), "leaves": [self.leaf(leaf) for leaf in work.leaves],
+                "result": words.reader(work.result, exact=True) if work.result else None,
+                "holds": work.holds,
+                "agrees": work.agrees, "complete": work.complete,
+                "claims": [self.claim_link(c) for c in dict.fromkeys(work.claims)]}
+
+    def node(self, node) -> dict:
+        out = {"op": node.op, "paren": node.paren, "call": node.call, "term": _TERM.get(node.op, node.op),
+               "children": [self.node(c) for c in node.children],
+               "claim": self.claim_link(node.claim) if node.claim else None}
+        if node.leaf is not None:
+            out["leaf"] = self.leaf(node.leaf) | {"caption": node.caption.replace("_", " ")}
+        return out
+
+    def leaf(self, leaf) -> dict:
+        """A leaf as shown: a literal as the record writes it, any other value in a reader's words,
+        linked to where it comes from (a source key, the assumption beside a literal, a claim)."""
+        if leaf.kind == "unit":
+            return {"kind": "unit", "text": leaf.name, "href": None, "index": 0, "term": leaf.name}
+        if leaf.kind == "literal":
+            text = leaf.value and leaf.value.display
+            # the literal as written ("1 GiB/GB"), not reduced to 1.073742; its value is the engine's
+            text = next((i.text for i in self.by_id[leaf.claim].inputs if i.name == leaf.input), text)
+        else:
+            text = words.reader(leaf.value, exact=True)
+        out = {"kind": leaf.kind, "text": text, "index": leaf.index, "name": leaf.name.replace("_", " "),
+               "claim": self.claim_link(leaf.claim) if leaf.claim else None, "href": None,
+               "grade": leaf.grade, "passage": leaf.passage, "assumption": leaf.assumption, "key": leaf.key,
+               "term": _term(leaf.value)}
+        if leaf.kind == "source":
+            out["source"] = self.source_link(leaf.source)
+            anchor = self.key_anchors.get((leaf.source, leaf.key))
+            page = self.source_pages.get(leaf.source)
+            out["href"] = f"{page}#key-{anchor}" if page and anchor else page
+            out["snapshot"] = self.snapshots.get(leaf.source)
+        elif leaf.kind == "literal":
+            out["href"] = f"{self.claim_pages[leaf.claim]}#input-{leaf.input}"
+        elif leaf.kind == "claim" and leaf.upstream:
+            out["upstream"] = self.claim_link(leaf.upstream)
+            out["href"] = self.claim_pages.get(leaf.upstream)
+        return out
+
+    def article(self, article: Article) -> dict:
+        """An article page: the text in blocks with each figure's mark, link and note."""
+        out = []
+        for block in self.article_blocks[article.slug]:
+            pieces = []
+            for piece in block["pieces"]:
+                figure = piece.get("figure")
+                pieces.append({"text": piece["text"]} if figure is None else
+                              {"text": piece["text"], "n": piece["n"], **self.figure(figure)})
+            notes = [{"n": note["n"], "marked": note["marked"], **self.figure(note["figure"])} for note in block["notes"]]
+            out.append({"kind": block["kind"], "line": block["line"], "pieces": pieces, "notes": notes})
+        return {"article": article, "blocks": out, "summary": article.check.summary,
+                "url": safe_url(article.url), "figure_symbol": FIGURE_SYMBOL, "figure_meaning": FIGURE_MEANING}
+
+    def figure(self, figure) -> dict:
+        claim = self.by_id.get(figure.claim) if figure.claim else None
+        out = {"status": figure.status, "reason": figure.reason, "printed": figure.text, "kind": figure.kind,
+               "claim": self.claim_link(figure.claim) if claim else None,
+               "claim_title": words.short(words.title(claim)["text"], 100) if claim else None,
+               "recomputed": figure.recomputed, "correction": None}
+        if claim is not None and claim.erratum and figure.status == "erratum":
+            out["correction"] = {"value": claim.erratum.get("recomputed"), "reason": claim.erratum.get("reason")}
+        return out

@@ -176,9 +176,10 @@
     var asBuilt = model.cache_format === "as-built", applies = !asBuilt && format.smaller_by;
     ui.format.disabled = asBuilt;
     var note = $("x-format-note");
-    note.hidden = !asBuilt;
+    note.hidden = !asBuilt && !applies;
     note.textContent = asBuilt ? model.name + "'s figure is already in the formats the model was built with, " +
-      "so the cache format choice does not apply to it." : "";
+      "so the cache format choice does not apply to it." : applies ? "The size only: a " + format.name +
+      " cache needs a model and a runtime built or tuned for it, and may cost quality." : "";
 
     var chats = R(state.chats), length = R(state.length), perToken = valueOf(model.per_token);
     var ratio = applies ? valueOf(format.smaller_by) : R(1);

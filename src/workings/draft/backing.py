@@ -1,0 +1,243 @@
+"""Which claim, if any, each figure of a draft is: identity first, then the value.
+
+A figure's claim is found by evidence of identity only (see ``identity``): the editor's marker
+after it, or its sentence being the claim's ``said`` with the figure standing where the claim's
+figure stands. A sentence that names nothing (no model, no literal number: "That is 192 KiB.") is
+taken for a claim's only beside a sentence, at most ``REACH`` sentences away, that is a claim of
+the same group, or when the draft is that group's own text (``--issue``): so another model's
+"That is 128 KiB." is never held against Qwen's 192 KiB.
+
+Then the value decides: agreeing with a ``verified`` claim is ``backed``; with a recorded erratum,
+``erratum``; with an ``unchecked`` one, ``unchecked``; agreeing only with the recomputed value
+while the record prints another figure is ``drift`` with the ledger behind (update the record);
+another value of the same dimension is ``drift``; only under another reading of its unit,
+``ambiguous``. A figure with no claim of its own is ``unbacked``, whatever value it shares with
+claims elsewhere: those are named in a hint, with the marker that would tie them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .. import units
+from . import identity, match
+from .finder import Figure, Found
+
+ALIGN = 0.5   # share of a claim's words a sentence must hold before its identity is tested
+REACH = 2     # sentences either side where a named sentence anchors one that names nothing
+
+
+class Identities:
+    """For every sentence of the draft (by its place in ``found.sentences``), the claims whose
+    ``said`` it is, each with the token offset that maps the draft's places onto ``said``."""
+
+    def __init__(self, found: Found, views: list[match.ClaimView], issue: str | None = None):
+        self.views, self.issue = views, issue
+        self._words: dict[str, frozenset[str]] = {}
+        self._shapes: dict[str, identity.Shape] = {}
+        self._pairs: dict[str, list[match.ClaimView]] = {}
+        self._offsets: dict[str, dict[int, int]] = {}
+        self._shifts: dict[tuple, int | None] = {}
+        spans: dict[str, dict[int, tuple[int, int]]] = defaultdict(dict)
+        for figure in found.figures:
+            if figure.offset >= 0:
+                spans[figure.sentence][figure.offset] = (figure.offset, figure.offset + len(figure.text))
+        self._spans = {s: [spans[s][k] for k in sorted(spans[s])] for s in spans}
+        self.accepted = self._accept(found.sentences)
+        index = _indexer(found.sentences)
+        self.at = [index(figure.sentence) for figure in found.figures]  # each figure's sentence index
+
+    def words(self, text: str) -> frozenset[str]:
+        found = self._words.get(text)
+        if found is None:
+            found = self._words[text] = match.words(text)
+        return found
+
+    def shape(self, sentence: str) -> identity.Shape:
+        found = self._shapes.get(sentence)
+        if found is None:
+            found = self._shapes[sentence] = identity.shape(sentence, self._spans.get(sentence, []))
+        return found
+
+    def same(self, sentence: str) -> list[match.ClaimView]:
+        """Claims whose ``said`` is ``sentence`` (before anchoring)."""
+        found = self._pairs.get(sentence)
+        if found is None:
+            words, draft = self.words(sentence), self.shape(sentence)
+            found = self._pairs[sentence] = [
+                v for v in self.views if v.shape is not None and match.align(v, words, words) >= ALIGN
+                and identity.same(draft, v.shape)]
+        return found
+
+    def _accept(self, sentences: tuple[str, ...]) -> list[list[match.ClaimView]]:
+        pairs = [self.same(s) for s in sentences]
+        # A sentence that names something is its claim's; so is any sentence of the draft's own
+        # issue (--issue says the draft is that text).
+        accepted = [[v for v in p if v.distinctive or v.result.group == self.issue] for p in pairs]
+        for order in (range(len(pairs)), range(len(pairs) - 1, -1, -1)):  # chains run both ways
+            for i in order:
+                waiting = [v for v in pairs[i] if not v.distinctive and v not in accepted[i]]
+                if not waiting:
+                    continue
+                near = {v.result.group for j in range(max(0, i - REACH), min(len(pairs), i + REACH + 1))
+                        if j != i for v in accepted[j]}
+                accepted[i].extend(v for v in waiting if v.result.group in near)
+        return accepted
+
+    def claims_of(self, figure: Figure, at: int | None) -> list[match.ClaimView]:
+        """The claims whose figure stands where ``figure`` stands, in the sentence at index ``at``."""
+        if at is None:
+            return []
+        place = self._places(figure.sentence).get(figure.offset)
+        if place is None:
+            return []
+        out = []
+        for view in self.accepted[at]:
+            shift = self._shift(figure.sentence, view)
+            if view.place is not None and shift is not None and 0 <= place + shift < len(view.shape.tokens) \
+                    and place + shift == view.place:
+                out.append(view)
+        return out
+
+    def _places(self, sentence: str) -> dict[int, int]:
+        """Offset of each figure in ``sentence`` -> its place in the sentence's shape (once per sentence)."""
+        found = self._offsets.get(sentence)
+        if found is None:
+            spans = self._spans.get(sentence, [])
+            found = self._offsets[sentence] = dict(zip((s[0] for s in spans), self.shape(sentence).places))
+        return found
+
+    def _shift(self, sentence: str, view: match.ClaimView) -> int | None:
+        """What to add to a place of ``sentence`` to find it in ``view``'s said (once per pair)."""
+        key = (sentence, id(view))
+        if key not in self._shifts:
+            self._shifts[key] = identity.shift(self.shape(sentence), view.shape)
+        return self._shifts[key]
+
+    def relations_of(self, at: int | None) -> list[match.ClaimView]:
+        """Claims with a ``check`` (no figure) whose sentence is the one at index ``at``."""
+        return [] if at is None else [v for v in self.accepted[at] if v.result.check and not v.result.figure]
+
+
+def _indexer(sentences: tuple[str, ...]):
+    """A function giving, for figures in draft order, the index of their sentence: the next place
+    of that text at or after the last one given (a repeated sentence is told apart by order)."""
+    places: dict[str, list[int]] = defaultdict(list)
+    for i, s in enumerate(sentences):
+        places[s].append(i)
+    cursor = {s: 0 for s in places}
+    last = [-1]
+
+    def index(sentence: str) -> int | None:
+        spots = places.get(sentence)
+        if not spots:
+            return None
+        k = cursor[sentence]
+        while k + 1 < len(spots) and spots[k] < last[0]:
+            k += 1
+        cursor[sentence] = k
+        last[0] = spots[k]
+        return spots[k]
+
+    return index
+
+
+def judge(figure: Figure, claims: list[match.ClaimView], how_tied: str) -> match.Match | None:
+    """The verdict for a figure whose claim is one of ``claims`` (identity already shown)."""
+    agreeing, other = None, None
+    for view in claims:
+        if view.result.check and not view.result.figure:
+            continue
+        how, shown = match.compare(figure, view)
+        if how is not None and agreeing is None:
+            agreeing = (view, how, shown)
+        elif how is None and other is None and match.compatible(figure, view):
+            other = (view, shown)
+    if agreeing is not None:
+        return verdict(figure, *agreeing, how_tied)
+    if other is not None:
+        view, shown = other
+        result = view.result
+        recomputed = f", recomputed {shown}" if shown else ""
+        return match.Match(status="drift", claim=result, printed=result.figure, recomputed=shown,
+                           reason=f"the draft prints {figure.text}; the ledger has "
+                                  f"{result.figure}{recomputed}")
+    if claims:
+        result = claims[0].result
+        return match.Match(status="unbacked", claim=None,
+                           reason=f"its claim by {how_tied}, {result.id}, states {result.figure or result.check}: "
+                                  "not a figure of this kind")
+    return None
+
+
+def verdict(figure: Figure, view: match.ClaimView, how: str, shown: str | None, how_tied: str) -> match.Match:
+    """What a figure that agrees with its own claim (as ``how`` says) is, given the claim's status."""
+    result = view.result
+    common = {"claim": result, "printed": result.figure or result.check, "recomputed": shown}
+    status = result.status
+    if how == "reading":
+        return match.Match(status="ambiguous", reason=f"{figure.unit} holds under one reading only "
+                           f"(the ledger's value is {shown}); say which the draft means", **common)
+    if how == "swapped":
+        swapped = units.other_reading(figure.unit)
+        return match.Match(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
+                           f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?", **common)
+    if status == "unchecked":
+        why = match.first_sentence(result.notes or "") or "nothing recomputes it yet"
+        return match.Match(status="unchecked", reason=f"its claim is unchecked: {why}", **common)
+    if how == "recomputed" and status in ("verified", "drift", "erratum"):
+        return match.Match(status="drift", reason=f"the draft prints {figure.text}, which the working gives, but "
+                           f"the record still prints {result.figure}: update its figure and said "
+                           f"({result.file})", **common)
+    if status == "verified":
+        return match.Match(status="backed", reason=f"its claim ({how_tied}) agrees", **common)
+    if status == "erratum":
+        reason = (result.erratum or {}).get("reason", result.reason)
+        return match.Match(status="erratum", reason=f"wrong as printed (an erratum is recorded): {reason}", **common)
+    if status == "drift":
+        return match.Match(status="drift", reason=f"the claim drifted: {result.reason}", **common)
+    return match.Match(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}", **common)
+
+
+def relation_verdict(figure: Figure, view: match.ClaimView, values: frozenset) -> match.Match | None:
+    """A relation ("more than 90%": ``mla_reduction > 90 * percent``) on the figure's own sentence
+    backs the figure whose number it names; one naming no number of the sentence backs a figure
+    nothing else claims, if it holds. A failing one is reported on its own (check._relations)."""
+    result = view.result
+    if figure.number.lower() not in (result.said or "").lower():
+        return None
+    named = {n for n in match.numbers_in(result.check)} & set(values)
+    if named and figure.value not in named:
+        return None
+    if result.status == "verified":
+        return match.Match(status="backed", reason="its sentence's relation holds", claim=result,
+                           printed=result.check)
+    if result.status == "unchecked":
+        return match.Match(status="unchecked", reason="its sentence's relation is unchecked", claim=result,
+                           printed=result.check)
+    return None
+
+
+def same_value(figure: Figure, views: list[match.ClaimView], words: frozenset[str]) -> tuple[str, ...]:
+    """Claims that state the figure's value (printed or recomputed) in another sentence, the
+    closest in wording first: what an unbacked figure's hint names."""
+    same: dict[str, float] = {}
+    for view in views:
+        result = view.result
+        if not result.figure or view.printed is None:
+            continue
+        if not figure.unit and view.printed[1] and figure.kind == "count":
+            continue  # a bare "8" is not "8 GB"
+        how, _ = match.compare(figure, view)
+        if how in ("printed", "recomputed"):
+            same[result.id] = max(same.get(result.id, 0.0), match.align(view, words, words))
+    return tuple(sorted(same, key=lambda i: (-same[i], i)))
+
+
+def hint(same: tuple[str, ...]) -> str:
+    """The reason of an unbacked figure: which claims hold its value elsewhere, and how to tie one."""
+    if not same:
+        return "no claim in the ledger is about this figure"
+    names = ", ".join(same[:3]) + (f" and {len(same) - 3} more" if len(same) > 3 else "")
+    return (f"no claim is about this figure; {names} hold{'s' if len(same) == 1 else ''} the same value in "
+            f"another sentence. If it is that claim, tie it: <!-- claim: {same[0]} --> right after the figure")

@@ -1,0 +1,187 @@
+"""Is this figure the claim's figure? Evidence of identity, never agreement in value.
+
+A figure of a draft is a claim's figure in one of two ways:
+
+- **its sentence is the claim's sentence** (``said``): the two read the same once Markdown markup,
+  line wrapping, punctuation, case and articles are set aside and every figure (and every bare
+  number) is masked, so that a figure the editor changed ("5 times" -> "8 times", "GiB" -> "GB")
+  still finds its claim. One may be a part of the other (a sentence split differently), if the part
+  holds at least ``MIN_WORDS`` words. The figure must stand where the claim's figure stands in
+  ``said`` (the n-th masked place), so the three figures of one sentence find their three claims.
+- **the editor tied it** with a marker Markdown renderers leave invisible, right after the figure:
+  ``128 heads<!-- claim: kv-bytes-per-token/qwen25-14b-head-size -->``. A marker ties the nearest
+  figure before it on its line (or the last figure of the line above, when it starts a line).
+
+Every marker is blanked to spaces before the draft is read, so it never becomes a figure and every
+column stays true.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MIN_WORDS = 3
+LONG = 10       # words that make a sentence its own even when it names nothing
+MARKER = re.compile(r"<!--\s*claim:\s*([^\s>]{1,200}?)\s*-->")
+_MASK = "\ue000"
+# A word: letters and digits, joined by . , - ' ’ / inside ("Qwen2.5-14B", "196,608", "B/token").
+_TOKEN = re.compile(r"[^\W_]+(?:[.,\-'’/][^\W_]+)*")
+_NUMBERISH = re.compile(r"[\d.,]+")
+_LINK = re.compile(r"\]\([^)\s]*\)")           # Markdown link target: "[text](url)" keeps "text"
+_DROP = frozenset({"a", "an", "the"})
+
+
+@dataclass(frozen=True)
+class Marker:
+    line: int
+    column: int       # 1-based column of "<!--"
+    claim: str
+
+
+def strip_markers(text: str) -> tuple[str, list[Marker]]:
+    """``text`` with every claim marker replaced by spaces (lines and columns unchanged), and the
+    markers found."""
+    if "<!--" not in text:
+        return text, []
+    markers: list[Marker] = []
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def blank(match: re.Match) -> str:
+        start = match.start()
+        line = _bisect(line_starts, start)
+        markers.append(Marker(line=line + 1, column=start - line_starts[line] + 1, claim=match.group(1)))
+        return re.sub(r"[^\n]", " ", match.group())
+
+    return MARKER.sub(blank, text), markers
+
+
+def _bisect(starts: list[int], offset: int) -> int:
+    low, high = 0, len(starts) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if starts[middle] <= offset:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def tie_markers(markers: list[Marker], figures) -> dict[int, str]:
+    """Index of the figure each marker ties -> claim id. A figure tied twice keeps the first."""
+    by_line: dict[int, list[int]] = {}
+    for index, figure in enumerate(figures):
+        by_line.setdefault(figure.line, []).append(index)
+    out: dict[int, str] = {}
+    for marker in markers:
+        before = [i for i in by_line.get(marker.line, ()) if figures[i].column < marker.column]
+        if not before and marker.line - 1 in by_line:
+            before = by_line[marker.line - 1][-1:]
+        if before:
+            out.setdefault(before[-1], marker.claim)
+    return out
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A sentence as identity sees it: its words, with each figure and bare number one place."""
+
+    tokens: tuple[str, ...]        # "#" for a masked place
+    places: tuple[int, ...]        # for each figure (in the order given), its index in ``tokens``
+    words: int                     # how many tokens are not a masked figure
+    key: str                       # "\x00".join(tokens), for searching
+
+    def find(self, other: Shape) -> int | None:
+        """Offset of ``other`` inside this shape (token index), or None."""
+        at = ("\x00" + self.key + "\x00").find("\x00" + other.key + "\x00")
+        if at < 0:
+            return None
+        return self.key.count("\x00", 0, at) if at else 0
+
+
+def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
+    """``sentence`` with the figures at ``spans`` (start, end offsets, in order) masked."""
+    pieces, last = [], 0
+    for start, end in spans:
+        pieces.append(sentence[last:start])
+        pieces.append(f" {_MASK} ")
+        last = max(last, end)
+    pieces.append(sentence[last:])
+    text = _LINK.sub("]", "".join(pieces))
+    tokens: list[str] = []
+    places: list[int] = []
+    for match in re.finditer(rf"{_MASK}|{_TOKEN.pattern}", text):
+        word = match.group()
+        if word == _MASK:
+            places.append(len(tokens))
+            tokens.append("#")
+        elif _NUMBERISH.fullmatch(word):
+            tokens.append(word.replace(",", ""))  # a number that is no figure (an operand) must match
+        elif (lowered := word.lower()) not in _DROP:
+            tokens.append(lowered)
+    return Shape(tokens=tuple(tokens), places=tuple(places),
+                 words=sum(1 for t in tokens if t != "#"), key="\x00".join(tokens))
+
+
+def shift(draft: Shape, said: Shape) -> int | None:
+    """What to add to a place of the draft's shape to find it in ``said``, when the two are the
+    same sentence (one inside the other); None when they are not. Equal shapes are one sentence
+    however short; a part must hold ``MIN_WORDS`` tokens that are not masked figures."""
+    if draft.key == said.key:
+        return 0 if draft.words else None
+    if len(draft.tokens) >= len(said.tokens):
+        if said.words < MIN_WORDS:
+            return None
+        offset = draft.find(said)
+        return None if offset is None else -offset
+    if draft.words < MIN_WORDS:
+        return None
+    return said.find(draft)
+
+
+def same(draft: Shape, said: Shape) -> bool:
+    """Whether the two shapes are one sentence (one inside the other)."""
+    return shift(draft, said) is not None
+
+
+def spans_in(text: str, figures) -> list[tuple[int, int]]:
+    """(start, end) in ``text`` of each of ``figures`` (found by the finder in ``text``, in order)."""
+    spans, cursor = [], 0
+    for figure in figures:
+        start = text.find(figure.sentence, max(0, cursor - len(figure.sentence))) if figure.sentence else -1
+        at = start + figure.offset if start >= 0 and figure.offset >= 0 else -1
+        if at < 0 or not text.startswith(figure.text, at):
+            at = text.find(figure.text, cursor)
+        if at < 0:
+            continue
+        spans.append((at, at + len(figure.text)))
+        cursor = at + len(figure.text)
+    return spans
+
+
+_CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
+
+
+def distinctive(text: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``text``, outside its figures, names something no other model's sentence would: a
+    name with digits (Qwen2.5-14B, H100, config v2), a literal number (an equation's operands), a
+    capitalised word inside the sentence (Qwen, DeepSeek, NVIDIA); or ``LONG`` words and more. A
+    short sentence that names nothing ("That is 192 KiB.") is its claim's only beside a sentence
+    that is (see backing)."""
+    pieces, last = [], 0
+    for start, end in spans:
+        pieces.append(text[last:start])
+        pieces.append(" ")
+        last = max(last, end)
+    pieces.append(text[last:])
+    words = _TOKEN.findall(_LINK.sub("]", "".join(pieces)))
+    if sum(1 for w in words if w.lower() not in _DROP and not _NUMBERISH.fullmatch(w)) >= LONG:
+        return True
+    for index, word in enumerate(words):
+        if _NUMBERISH.fullmatch(word) and any(c.isdigit() for c in word):
+            return True
+        if any(c.isdigit() for c in word) and any(c.isalpha() for c in word) or _CAPS.fullmatch(word):
+            return True
+        if index and word[:1].isupper() and word[1:2].islower():
+            return True
+    return False

@@ -1,0 +1,201 @@
+"""Where workings writes: a path the user did not name stays inside the ledger, and render deletes
+only what it wrote.
+
+* verify and render write their defaults under ROOT/reports/: a reports/ (or reports/site) that a
+  pull request made a symbolic link to a folder outside the ledger is refused (exit 2) and nothing
+  is written there; an explicit --json/--out is the user's choice and still works. The same for
+  new --from-draft (claims/<issue>/) and probe (ledger/measurements/).
+* render --out DIR replaces DIR only while everything in it is a file render wrote, unchanged (the
+  .workings-site marker lists each with its sha256): a planted marker cannot license deleting a
+  user's file, which survives every case below.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workings.render.staging import MARKER
+
+# literal inputs only: an estimate, the label that may rest on a stated assumption alone
+OK = 'said: "ok"\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "ledger" / "claims" / "t").mkdir(parents=True)
+    (tmp_path / "ledger" / "claims" / "t" / "ok.yaml").write_text(OK)
+    return tmp_path / "ledger"
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path) -> Path:
+    """A folder outside the ledger holding a file of the user's, named like a report."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "ledger.json").write_text("the user's own file")
+    (folder / "junit.xml").write_text("the user's own file")
+    return folder
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "-m", "workings", *args], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def _untouched(folder: Path) -> None:
+    assert sorted(p.name for p in folder.iterdir()) == ["junit.xml", "ledger.json"]
+    assert all(p.read_text() == "the user's own file" for p in folder.iterdir())
+
+
+def test_verify_refuses_a_reports_folder_that_links_outside(root, elsewhere):
+    (root / "reports").symlink_to(elsewhere)
+    done = _run("verify", "--root", str(root))
+    assert done.returncode == 2
+    assert done.stderr == (f"error: refusing to write {root}/reports/ledger.json: {root}/reports is a symbolic link "
+                           f"(to {elsewhere}), and workings writes only inside the ledger's folder; to write "
+                           "elsewhere, say so with --json PATH\n")
+    assert done.stdout.endswith("1 claims: 1 verified\n")  # the check itself still runs and prints
+    _untouched(elsewhere)
+
+
+def test_verify_refuses_a_linked_report_file(root, elsewhere):
+    (root / "reports").mkdir()
+    (root / "reports" / "ledger.json").symlink_to(elsewhere / "ledger.json")
+    done = _run("verify", "--root", str(root))
+    assert done.returncode == 2 and "reports/ledger.json is a symbolic link" in done.stderr
+    _untouched(elsewhere)
+
+
+def test_an_explicit_json_path_may_be_anywhere(root, tmp_path):
+    out = tmp_path / "ci-output"
+    out.mkdir()
+    linked = tmp_path / "linked"
+    linked.symlink_to(out)
+    done = _run("verify", "--root", str(root), "--json", str(linked / "ledger.json"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["junit.xml", "ledger.json"]
+    assert not (root / "reports").exists()
+
+
+@pytest.mark.parametrize("link", ["reports", "reports/site"])
+def test_render_refuses_a_default_folder_that_links_outside(root, tmp_path, link):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "notes.txt").write_text("mine")
+    (root / link).parent.mkdir(parents=True, exist_ok=True)
+    (root / link).symlink_to(outside)
+    done = _run("render", "--root", str(root))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: refusing to write {root}/reports/site: {root}/{link} is a symbolic link")
+    assert done.stderr.endswith("to write elsewhere, say so with --out DIR\n")
+    assert [p.name for p in outside.iterdir()] == ["notes.txt"]
+
+
+def test_new_refuses_a_claims_group_that_links_outside(root, tmp_path, elsewhere):
+    (root / "claims" / "fresh").symlink_to(elsewhere)
+    draft = tmp_path / "draft.md"
+    draft.write_text("The cache holds 196,608 bytes per token.\n")
+    done = _run("new", "--from-draft", str(draft), "--issue", "fresh", "--root", str(root))
+    assert done.returncode == 2
+    assert f"{root}/claims/fresh is a symbolic link (to {elsewhere})" in done.stderr
+    _untouched(elsewhere)
+
+
+def test_probe_measurements_are_not_written_through_a_link(root, elsewhere):
+    from workings import atomic
+    from workings.errors import LedgerError
+
+    (root / "ledger").mkdir()
+    (root / "ledger" / "measurements").symlink_to(elsewhere)
+    with pytest.raises(LedgerError, match="ledger/measurements is a symbolic link"):
+        atomic.check_inside(root, root / "ledger" / "measurements" / "x--cpu--2026-01-01.yaml")
+    with pytest.raises(LedgerError, match="resolves outside"):
+        atomic.check_inside(root, root / "claims" / ".." / ".." / "x")
+    _untouched(elsewhere)
+
+
+# --- render --out and its marker ---------------------------------------------------------------
+
+
+def _render(root: Path, out: Path) -> subprocess.CompletedProcess:
+    return _run("render", "--root", str(root), "--out", str(out))
+
+
+def _users_folder(tmp_path: Path, marker: str) -> Path:
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "notes.txt").write_text("the user's notes, kept nowhere else")
+    (out / "index.html").write_text("<p>the user's own page</p>")
+    (out / MARKER).write_text(marker)
+    return out
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("marker, why", [
+    ("A site rendered by `workings render`; the whole folder is replaced on the next render.\n",
+     f"its {MARKER} lists no files"),                                                     # the old marker
+    (f"{_sha('something else')}  notes.txt\n{_sha('<p>the user' + chr(39) + 's own page</p>')}  index.html\n",
+     "notes.txt was changed since render wrote it"),                                     # a guessed hash
+    (f"{_sha('<p>the user' + chr(39) + 's own page</p>')}  index.html\n",
+     f"notes.txt is not listed in {MARKER} as a file render wrote"),                       # one file unlisted
+    (f"{_sha('<p>the user' + chr(39) + 's own page</p>')}  index.html\n{_sha('x')}  ../outside.txt\n",
+     f"{MARKER} line 2 is not '<sha256>  <path>' (a relative path inside the folder)"),    # a path climbing out
+])
+def test_a_planted_marker_does_not_license_deleting_a_users_files(root, tmp_path, marker, why):
+    out = _users_folder(tmp_path, marker)
+    done = _render(root, out)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: refusing to replace {out}: ") and why in done.stderr, done.stderr
+    assert (out / "notes.txt").read_text() == "the user's notes, kept nowhere else"
+    assert (out / "index.html").read_text() == "<p>the user's own page</p>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "ledger"]  # no staging folder left
+
+
+def test_a_file_added_or_edited_in_a_rendered_site_stops_the_next_render(root, tmp_path):
+    out = tmp_path / "site"
+    assert _render(root, out).returncode == 0
+    listed = [line.split("  ", 1)[1] for line in (out / MARKER).read_text().splitlines() if not line.startswith("#")]
+    assert "index.html" in listed and "ledger.json" in listed and MARKER not in listed
+    (out / "notes.txt").write_text("mine")
+    done = _render(root, out)
+    assert done.returncode == 2 and "notes.txt is not listed" in done.stderr
+    (out / "notes.txt").unlink()
+    (out / "index.html").write_text("edited by hand")
+    done = _render(root, out)
+    assert done.returncode == 2 and "index.html was changed since render wrote it" in done.stderr
+    assert (out / "index.html").read_text() == "edited by hand"
+
+
+def test_an_unchanged_rendered_site_is_replaced(root, tmp_path):
+    out = tmp_path / "site"
+    assert _render(root, out).returncode == 0
+    first = (out / MARKER).read_text()
+    (root / "claims" / "t" / "two.yaml").write_text(OK)
+    done = _render(root, out)
+    assert done.returncode == 0, done.stderr
+    assert (out / "claims" / "t--two.html").is_file() and (out / MARKER).read_text() != first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ledger", "site"]
+
+
+@pytest.mark.parametrize("link", ["ledger/sources", "ledger/snapshots"])
+def test_source_add_writes_nothing_through_a_linked_ledger_folder(root, tmp_path, elsewhere, link):
+    (root / "ledger" / "sources").mkdir(parents=True)
+    (root / "ledger" / "snapshots").mkdir(parents=True)
+    (root / link).rmdir()
+    (root / link).symlink_to(elsewhere)
+    page = tmp_path / "page.txt"
+    page.write_text("The cache holds 196,608 bytes per token.\n")
+    done = _run("source", "add", "--file", str(page), "--url", "https://example.org/page", "--how", "saved by hand",
+                "--id", "page", "--root", str(root))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"{root}/{link} is a symbolic link (to {elsewhere})" in done.stderr
+    _untouched(elsewhere)
