@@ -1,77 +1,200 @@
-"""Benchmark: how long verify takes on N synthetic claims, and on this repo's ledger.
+"""Benchmark: what each command costs on N generated claims, and on this repository's ledger.
 
-    python scripts/bench.py              # 1,000 and 10,000 claims, plus the repo and a baseline
-    python scripts/bench.py --n 20000    # one size
+    python scripts/bench.py                  # 1,000 and 10,000 claims, both variants, plus the floor
+    python scripts/bench.py --n 50 --runs 1  # the small run CI does (it checks every command works)
+    python scripts/bench.py --n 10000 --variant b --only verify
 
-Each synthetic claim reads a source snapshot, builds on another claim (chains of 10), and has three
-steps, so the run exercises the loader, the graph and the evaluator as the real ledger does. Times
-are wall-clock for a whole `workings verify` process (the user's wait), best of --runs.
+Two kinds of generated ledger, each claim a chain link (chains of 10) with three steps:
+
+  a  inputs typed into the record (``48``, ``2 B``), each with its stated assumption;
+  b  inputs read from a model's config snapshot through its source record (``cfg-7#num_hidden_layers``),
+     as editors write them: 100 configs, each with its own record and archived bytes.
+
+Each row is one whole process (the user's wait), the best of --runs wall-clock times, with the peak
+resident memory of that process (``os.wait4``'s rusage of the child). The commands:
+
+  verify       ``workings verify`` from nothing (no cache: the cold run)
+  warm verify  ``workings verify`` again after one claim changed (only what depends on it recomputes)
+  render       ``workings render`` of the whole site
+  show         ``workings show`` of ONE claim (the last of a chain)
+  check-draft  ``workings check-draft`` of claims/kv-bytes-per-token/article.md
+
+Every generated ledger is this repository's ledger plus the N generated claims (so check-draft
+holds a real article against it).
+
+The floor is Python starting and importing yaml and pint's registry, which every verify pays.
+Exits non-zero when a command fails (the generated ledgers hold no drift), so CI can run it small.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-CONFIG = b'{"hidden_size": 5120, "num_attention_heads": 40, "num_hidden_layers": 48, "num_key_value_heads": 8}\n'
+REPO = Path(__file__).resolve().parent.parent
+ARTICLE = "claims/kv-bytes-per-token/article.md"
+CONFIGS = 100
+COMMANDS = ("verify", "warm verify", "render", "show", "check-draft")
 
 
-def make_ledger(root: Path, n: int) -> None:
-    (root / "ledger" / "snapshots").mkdir(parents=True)
-    (root / "ledger" / "sources").mkdir(parents=True)
-    name = f"{hashlib.sha256(CONFIG).hexdigest()}.json"
-    (root / "ledger" / "snapshots" / name).write_bytes(CONFIG)
-    (root / "ledger" / "sources" / "cfg.yaml").write_text(
-        f"title: config\ngrade: copy\nurl: https://example.org/c\nsnapshot: {name}\nformat: json\n")
+def config_bytes(index: int) -> bytes:
+    return json.dumps({"hidden_size": 5120, "num_attention_heads": 40, "num_hidden_layers": 48,
+                       "num_key_value_heads": 8, "model_index": index}, sort_keys=True).encode() + b"\n"
+
+
+def make_ledger(root: Path, n: int, variant: str = "b", *, group_prefix: str = "g") -> None:
+    """Write N claims (and, for variant b, CONFIGS sources with snapshots) under ``root``."""
+    (root / "ledger" / "snapshots").mkdir(parents=True, exist_ok=True)
+    (root / "ledger" / "sources").mkdir(parents=True, exist_ok=True)
+    if variant == "b":
+        for index in range(CONFIGS):
+            raw = config_bytes(index)
+            name = f"{hashlib.sha256(raw).hexdigest()}.json"
+            (root / "ledger" / "snapshots" / name).write_bytes(raw)
+            (root / "ledger" / "sources" / f"bench-cfg-{index}.yaml").write_text(
+                f"title: config of generated model {index}\ngrade: copy\nurl: https://example.org/m{index}/config.json\n"
+                f"snapshot: {name}\nformat: json\n")
     for i in range(n):
-        group = root / "claims" / f"g{i // 500}"
+        group = root / "claims" / f"{group_prefix}{i // 500}"
         group.mkdir(parents=True, exist_ok=True)
         chained = i % 10 != 0
-        inputs = (f"  prev: claim:g{(i - 1) // 500}/c{i - 1}\n" if chained else "")
-        figure = "196,608 B/token" if not chained else f"{196608 * (i % 10 + 1):,} B/token"
+        figure = f"{196608 * (i % 10 + 1):,} B/token"
+        if variant == "b":
+            cfg = f"bench-cfg-{(i // 10) % CONFIGS}"
+            inputs = (f"  layers: {cfg}#num_hidden_layers\n  kv: {cfg}#num_key_value_heads\n"
+                      f"  hidden: {cfg}#hidden_size\n  heads: {cfg}#num_attention_heads\n  value_bytes: 2 B\n")
+            assumptions = "  value_bytes: The cache is kept in BF16, two bytes a value.\n"
+        else:
+            inputs = "  layers: 48\n  kv: 8\n  hidden: 5120\n  heads: 40\n  value_bytes: 2 B\n"
+            assumptions = "".join(f"  {name}: Read from the model's card.\n" for name in ("layers", "kv", "hidden", "heads")) + \
+                "  value_bytes: The cache is kept in BF16, two bytes a value.\n"
+        if chained:
+            inputs += f"  prev: claim:{group_prefix}{(i - 1) // 500}/c{i - 1}\n"
         step = "prev + per_token" if chained else "per_token"
         (group / f"c{i}.yaml").write_text(
-            f'said: "Synthetic claim {i}."\nfigure: {figure}\nlabel: derived\ninputs:\n'
-            f"  layers: cfg#num_hidden_layers\n  kv: cfg#num_key_value_heads\n  hidden: cfg#hidden_size\n"
-            f"  heads: cfg#num_attention_heads\n  value_bytes: 2 B\n{inputs}"
-            f"assumptions:\n  value_bytes: BF16\ncompute:\n  head_dim: hidden / heads\n"
+            f'said: "Synthetic claim {i} is {figure}."\nfigure: {figure}\nlabel: derived\ninputs:\n{inputs}'
+            f"assumptions:\n{assumptions}compute:\n  head_dim: hidden / heads\n"
             f"  per_token: 2 * layers * kv * head_dim * value_bytes / token\n  total: {step}\n")
 
 
-def timed(cmd: list[str], runs: int) -> float:
-    best = float("inf")
+def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, str, float]:
+    """One process: (wall seconds, peak RSS in bytes, its output, CPU seconds); exits when it fails."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode(errors="replace")
+    if proc.returncode not in ok:
+        sys.exit(f"{' '.join(cmd)} exited {proc.returncode}:\n{text[-3000:]}")
+    peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    return seconds, peak, text, usage.ru_utime + usage.ru_stime
+
+
+def best(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,), before=None) -> tuple[float, int, str, float]:
+    results = []
     for _ in range(runs):
-        start = time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True)
-        best = min(best, time.perf_counter() - start)
-        if done.returncode != 0:  # the generated ledgers hold no drift: anything else is a failure
-            sys.exit(f"{' '.join(cmd)} failed:\n{done.stdout.decode()[-2000:]}{done.stderr.decode()[-2000:]}")
-    return best
+        if before:
+            before()
+        results.append(run_once(cmd, ok))
+    return min(results, key=lambda r: r[0])
+
+
+def workings(*args: str) -> list[str]:
+    return [sys.executable, "-m", "workings", *args]
+
+
+def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, tuple]:
+    """Each command's (wall s, peak bytes, CPU s, note) on a fresh ledger of N claims."""
+    rows: dict[str, tuple] = {}
+    with tempfile.TemporaryDirectory(prefix="workings-bench-") as tmp:
+        root = Path(tmp) / "ledger"
+        root.mkdir()
+        shutil.copytree(REPO / "claims", root / "claims")  # this repository's ledger, plus the generated claims
+        shutil.copytree(REPO / "ledger", root / "ledger")
+        make_ledger(root, n, variant, group_prefix="bench-g")
+
+        def cold() -> None:
+            shutil.rmtree(root / "reports", ignore_errors=True)
+
+        last = n - 1
+        if "verify" in only:
+            rows["verify"] = _row(best(workings("verify", "--quiet", "--root", str(root)), runs, before=cold))
+        if "warm verify" in only and n:
+            run_once(workings("verify", "--quiet", "--root", str(root)))
+            claim = root / "claims" / f"bench-g{(n // 2) // 500}" / f"c{n // 2}.yaml"
+            original = claim.read_text()
+
+            def touch() -> None:  # a different sentence each time: the claim's bytes change
+                claim.write_text(original.replace("Synthetic claim", f"Synthetic claim (edited {time.time_ns()})"))
+
+            done = best(workings("verify", "--quiet", "--root", str(root)), runs, before=touch)
+            rows["warm verify"] = _row(done, next((line for line in done[2].splitlines() if "recomputed" in line), ""))
+        if "render" in only:
+            rows["render"] = _row(best(workings("render", "--root", str(root), "--out", f"{tmp}/site"), runs))
+        if "show" in only and n:
+            rows["show"] = _row(best(workings("show", f"bench-g{last // 500}/c{last}", "--root", str(root)), runs))
+        if "check-draft" in only:
+            # the published text's own figures: any status is a result, only 2 (unusable input) fails
+            rows["check-draft"] = _row(best(workings("check-draft", str(root / ARTICLE), "--root", str(root)), runs,
+                                            ok=(0, 1)))
+    return rows
+
+
+def _row(done, note: str = "") -> tuple:
+    seconds, peak, _, cpu = done
+    return seconds, peak, cpu, note
+
+
+def _cell(seconds: float, peak: int, cpu: float) -> str:
+    return f"{seconds:.2f} s ({cpu:.2f} s CPU), {peak / 2**20:.0f} MB"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, action="append", help="number of claims (repeatable)")
+    parser.add_argument("--variant", choices=("a", "b"), action="append", help="ledger variant (repeatable)")
+    parser.add_argument("--only", action="append", choices=COMMANDS, help="commands to time (repeatable)")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    verify = [sys.executable, "-m", "workings", "verify", "--quiet"]
-    repo = Path(__file__).resolve().parent.parent
-    baseline = timed([sys.executable, "-c", "import yaml, pint"], args.runs)
-    print(f"baseline (python + import yaml, pint): {baseline:6.2f} s")
+    only = set(args.only or COMMANDS)
+    sizes, variants = args.n or [1000, 10000], args.variant or ["a", "b"]
+
+    floor = best([sys.executable, "-c", "import yaml; from workings import units; units.registry()"], args.runs)
     with tempfile.TemporaryDirectory() as out:
-        repo_time = timed(verify + ["--root", str(repo), "--json", f"{out}/repo.json"], args.runs)
-    print(f"verify on this repo's ledger:          {repo_time:6.2f} s  ({repo_time - baseline:+.2f} s over baseline)")
-    for n in args.n or [1000, 10000]:
-        with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp)
-            make_ledger(root, n)
-            seconds = timed(verify + ["--root", str(root)], args.runs)
-        print(f"verify on {n:>6,} synthetic claims:     {seconds:6.2f} s  ({seconds / n * 1e3:.3f} ms/claim)")
+        repo = best(workings("verify", "--quiet", "--root", str(REPO), "--json", f"{out}/r.json"), args.runs)
+    print(f"floor (python + import yaml + pint's registry): {_cell(floor[0], floor[1], floor[3])}")
+    print(f"verify, this repository's ledger:               {_cell(repo[0], repo[1], repo[3])}"
+          f"  ({repo[0] / floor[0]:.2f}x the floor; {repo[3] / floor[3]:.2f}x in CPU time)")
+    print()
+    header = "| command | variant | " + " | ".join(f"{n:,} claims" for n in sizes) + " |"
+    print(header)
+    print("|---|---|" + "---|" * len(sizes))
+    table: dict[tuple[str, str], list[str]] = {}
+    notes = []
+    for variant in variants:
+        for n in sizes:
+            rows = bench_ledger(n, variant, args.runs, only)
+            for command in COMMANDS:
+                if command in rows:
+                    seconds, peak, cpu, note = rows[command]
+                    table.setdefault((command, variant), []).append(_cell(seconds, peak, cpu))
+                    if note:
+                        notes.append(f"{command}, variant {variant}, {n:,} claims: {note.strip()}")
+    for (command, variant), cells in table.items():
+        print(f"| {command} | {variant} | " + " | ".join(cells) + " |")
+    for note in notes:
+        print(note)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOOPBACK = "127.0.0.1"
-STALL_SECONDS = 3.0  # how long a "timeout" answer stalls: longer than the tests' client timeout
+STALL_SECONDS = 6.0  # how long a "timeout" answer stalls: longer than the tests' client timeout
 DRIP_INTERVAL = 0.1  # seconds between two bytes of a drip: well inside the tests' client timeouts
 DRIP_BYTES = 300  # a drip lasts DRIP_BYTES * DRIP_INTERVAL = 30 s: far past the tests' deadlines
 LONG_HEADER = 100 * 2**20

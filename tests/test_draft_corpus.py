@@ -108,3 +108,16 @@ def test_planted_errors_in_backed_sentences_are_drift(report, slug, old, new, st
     was = {(f.line, f.text, f.status) for f in clean.figures}
     new_rows = [f for f in planted.figures if (f.line, f.text, f.status) not in was]
     assert (status, claim) in [(f.status, f.claim) for f in new_rows], [(f.text, f.status, f.claim) for f in new_rows]
+
+
+def test_a_relation_backs_only_the_figure_as_its_sentence_prints_it(report):
+    """"Sixty to seventy percent" is backed by the relation recorded on that sentence; the same
+    sentence printing "Sixty to eighty percent" is not (the relation pins no number of it)."""
+    text = (REPO / "claims" / "hundred-messages" / "article.md").read_text(encoding="utf-8")
+    clean = check_text(text, report, issue="hundred-messages", front_matter=True)
+    (row,) = [f for f in clean.figures if f.text == "Sixty to seventy percent"]
+    assert (row.status, row.claim) == ("backed", "hundred-messages/ffn-sixty-to-seventy-percent")
+    changed = check_text(text.replace("Sixty to seventy percent", "Sixty to eighty percent"), report,
+                         issue="hundred-messages", front_matter=True)
+    (row,) = [f for f in changed.figures if f.text == "Sixty to eighty percent"]
+    assert row.status == "unbacked"

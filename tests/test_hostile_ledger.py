@@ -4,6 +4,7 @@ bounded by the size of the input (counted, never timed), and nothing written out
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TmpLedger
+from tests.conftest import PER_TOKEN, TmpLedger
 
 # literal inputs only: an estimate, the label that may rest on a stated assumption alone
 OK = 'said: "It is 1 B."\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
@@ -203,3 +204,190 @@ def test_a_chain_of_claims_renders_and_shows_in_linear_work(tmp_path):
 
     first, second = _per_claim(show_work)
     assert second < 1.15 * first, (first, second)
+
+
+# --- duplicate ids: no record silently replaces another ----------------------------------------------
+
+def _qwen_ledger(tmp_path: Path) -> TmpLedger:
+    return TmpLedger(tmp_path / "root").qwen()
+
+
+@pytest.mark.parametrize("second", ["sub/qwen.yaml", "qwen.yml", "deeper/still/qwen.yml"])
+def test_a_second_source_record_with_the_same_id_is_an_error_naming_both(tmp_path, second):
+    led = _qwen_ledger(tmp_path)
+    sources = led.root / "ledger" / "sources"
+    (sources / second).parent.mkdir(parents=True, exist_ok=True)
+    (sources / second).write_text((sources / "qwen.yaml").read_text().replace("grade: copy", "grade: primary"))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    first_file, second_file = sorted(["ledger/sources/qwen.yaml", f"ledger/sources/{second}"])
+    for this, other in ((first_file, second_file), (second_file, first_file)):
+        assert (f"ERROR     {this}: duplicate source id 'qwen' (also {other}): neither record is used; keep one"
+                in done.stdout)
+    assert "claims/kv/per-token.yaml:5: inputs.layers: unknown source 'qwen' (its record is invalid)" in done.stdout
+    assert "primary" not in done.stdout
+
+
+def test_claim_twins_yaml_and_yml_are_both_refused_and_listed_apart(tmp_path):
+    led = _qwen_ledger(tmp_path)
+    twin = led.root / "claims" / "kv" / "per-token.yml"
+    twin.write_text((led.root / "claims" / "kv" / "per-token.yaml").read_text())
+    done = run(led.root, "verify", "-q", "--json", str(tmp_path / "r.json"))
+    assert done.returncode == 2
+    assert ("claims/kv/per-token.yaml: duplicate claim id 'kv/per-token' (also claims/kv/per-token.yml): "
+            "none of them is used; keep one") in done.stdout
+    assert ("claims/kv/per-token.yml: duplicate claim id 'kv/per-token' (also claims/kv/per-token.yaml): "
+            "none of them is used; keep one") in done.stdout
+    import json
+
+    ids = [c["id"] for c in json.loads((tmp_path / "r.json").read_text())["claims"]]
+    assert sorted(ids) == ["kv/full-window", "kv/per-token.yaml", "kv/per-token.yml"]  # one entry per record
+
+
+def test_an_id_that_repeats_another_claims_path_never_takes_it_over_whatever_sorts_first(tmp_path):
+    """``claims/aaa/x.yaml`` sorts before ``claims/kv/...``: it used to win, and the real record erred."""
+    led = _qwen_ledger(tmp_path)
+    led.claim("aaa/x", 'id: kv/per-token\nsaid: "x"\nfigure: "3"\nlabel: derived\ninputs: {a: 3}\n'
+                       "assumptions: {a: y}\ncompute:\n  r: a\n")
+    done = run(led.root, "verify")
+    assert done.returncode == 2
+    assert "claims/aaa/x.yaml:1: id: duplicate claim id 'kv/per-token' (also claims/kv/per-token.yaml)" in done.stdout
+    assert "ok               196,608 B/token  196,608 B/token" in done.stdout
+    assert "3 claims: 2 verified, 1 error" in done.stdout
+
+
+# --- links, dangling links and pipes: each named, never skipped or followed ---------------------------
+
+def test_a_symlinked_claims_group_is_an_error_not_eleven_claims_gone(tmp_path):
+    led = _qwen_ledger(tmp_path)
+    outside = tmp_path / "outside" / "group"
+    outside.mkdir(parents=True)
+    for i in range(11):
+        (outside / f"c{i}.yaml").write_text(OK)
+    before = files_under(tmp_path / "outside")
+    (led.root / "claims" / "linked").symlink_to(outside)
+    done = run(led.root, "verify")
+    assert done.returncode == 2
+    assert ("ERROR     claims/linked: is a symbolic link to a folder; links are not followed in the ledger: "
+            "put the files themselves here") in done.stdout
+    assert done.stdout.endswith("2 claims: 2 verified; 1 input problems\n")
+    assert files_under(tmp_path / "outside") == before
+
+
+@pytest.mark.parametrize("folder", ["ledger/sources", "ledger", "claims", "ledger/measurements"])
+def test_a_symlinked_ledger_folder_is_an_error_naming_it(tmp_path, folder):
+    led = _qwen_ledger(tmp_path)
+    real = led.root / folder
+    moved = tmp_path / "moved"
+    if real.exists():
+        real.rename(moved)
+    else:
+        moved.mkdir()
+    real.symlink_to(moved)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert (f"ERROR     {folder}: is a symbolic link; folders of the ledger must be plain folders inside it, "
+            "so nothing under it is read") in done.stdout
+
+
+def test_a_symlinked_snapshots_folder_is_not_read_through(tmp_path):
+    led = _qwen_ledger(tmp_path)
+    snapshots = led.root / "ledger" / "snapshots"
+    snapshots.rename(tmp_path / "elsewhere")
+    snapshots.symlink_to(tmp_path / "elsewhere")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert ("ledger/sources/qwen.yaml:4: snapshot: ledger/snapshots is a symbolic link; snapshots are read only "
+            "from the ledger's own folder") in done.stdout
+
+
+@pytest.mark.parametrize("name, message", [
+    ("notes", "is a symbolic link to nothing (a dangling link); links are not followed in the ledger: "
+              "put the files themselves here"),
+    ("gone.yaml", "is a symbolic link; records and snapshots must be plain files in the ledger"),
+])
+def test_a_dangling_link_is_an_error_naming_it(tmp_path, name, message):
+    led = _qwen_ledger(tmp_path)
+    (led.root / "claims" / "kv" / name).symlink_to(tmp_path / "nothing-here")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"claims/kv/{name}: {message}" in done.stdout
+    assert "kv/per-token" not in done.stdout  # the good claims still verify (only failing ones are listed)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("where, message", [
+    ("claims/kv/pipe", "is neither a plain file nor a folder (a pipe, device or socket); it is not read"),
+    ("claims/kv/pipe.yaml", "is not a plain file"),
+    ("ledger/sources/pipe.yaml", "is not a plain file"),
+    ("ledger/snapshots/pipe.json", "is neither a plain file nor a folder (a pipe, device or socket); it is not read"),
+])
+def test_a_pipe_is_an_error_naming_it_and_nothing_waits_on_it(tmp_path, where, message):
+    led = _qwen_ledger(tmp_path)
+    os.mkfifo(led.root / where)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"{where}: {message}" in done.stdout
+    assert "1 input problems" in done.stdout or "error" in done.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_the_other_readers_of_records_do_not_wait_on_a_pipe_or_follow_a_link(tmp_path):
+    """Siblings: the measurement reader and refresh's search for snapshots still in use read records
+    too; a pipe named like a record used to block them, and a link to /dev/zero never ends."""
+    from workings.measurements import load_measurements
+    from workings.refresh.archive import referenced_snapshots
+
+    led = _qwen_ledger(tmp_path)
+    measurements = led.root / "ledger" / "measurements" / "kv"
+    measurements.mkdir(parents=True)
+    os.mkfifo(measurements / "per-token--cpu--2026-01-01.yaml")
+    os.mkfifo(led.root / "ledger" / "sources" / "pipe.yaml")
+    if os.path.exists("/dev/zero"):
+        (led.root / "ledger" / "sources" / "zero.yaml").symlink_to("/dev/zero")
+    found, problems = load_measurements(led.root)
+    assert found == [] and [(p.file, p.message) for p in problems] == [
+        ("ledger/measurements/kv/per-token--cpu--2026-01-01.yaml", "is not a plain file")]
+    snapshot = (led.root / "ledger" / "sources" / "qwen.yaml").read_text().split("snapshot: ")[1].split()[0]
+    assert referenced_snapshots(led.root) == {snapshot}
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert "ledger/measurements/kv/per-token--cpu--2026-01-01.yaml: is not a plain file" in done.stdout
+
+
+# --- duplicate keys: JSON snapshots, and YAML merge keys ---------------------------------------------
+
+def test_a_json_snapshot_with_a_key_twice_is_an_error_not_the_last_value(tmp_path):
+    led = TmpLedger(tmp_path / "root")
+    raw = (b'{\n  "hidden_size": 5120,\n  "num_attention_heads": 40,\n  "num_hidden_layers": 48,\n'
+           b'  "num_key_value_heads": 8,\n  "max_position_embeddings": 1010000,\n  "num_hidden_layers": 50\n}\n')
+    led.source("qwen", raw=raw)
+    led.claim("kv/per-token", PER_TOKEN)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    name = f"{hashlib.sha256(raw).hexdigest()}.json"
+    assert (f"ledger/sources/qwen.yaml:4: snapshot: snapshot {name}: key 'num_hidden_layers' appears twice in one "
+            "object (lines 4, 7); JSON readers disagree on which value counts, so neither is used") in done.stdout
+    assert "claims/kv/per-token.yaml:5: inputs.layers: unknown source 'qwen' (its record is invalid)" in done.stdout
+
+
+@pytest.mark.parametrize("record, line, where", [
+    ('said: "x"\n<<: {said: "y", figure: "3"}\nlabel: derived\n', 2, "claims/t/h.yaml"),
+    ('said: "x"\nfigure: "3"\nlabel: derived\ninputs:\n  <<: {a: 3}\nassumptions: {a: y}\ncompute:\n  r: a\n',
+     5, "claims/t/h.yaml"),
+])
+def test_a_yaml_merge_key_is_refused_at_its_line(tmp_path, record, line, where):
+    led = ledger(tmp_path, h=record)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"{where}:{line}: merge keys (<<) are not allowed in records: write each key out" in done.stdout
+    assert done.stdout.endswith("2 claims: 1 verified, 1 error; 1 input problems\n")
+
+
+def test_a_merge_key_in_a_source_record_is_refused_too(tmp_path):
+    led = _qwen_ledger(tmp_path)
+    path = led.root / "ledger" / "sources" / "qwen.yaml"
+    path.write_text(path.read_text() + "<<: {grade: primary}\n")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert "ledger/sources/qwen.yaml:6: merge keys (<<) are not allowed in records: write each key out" in done.stdout

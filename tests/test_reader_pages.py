@@ -246,3 +246,31 @@ def test_bidi_controls_in_record_text_are_shown_not_obeyed(tmp_ledger, tmp_path)
     assert "The vendor [U+202E]lists" in pages["kv--vendor-hbm.html"]
     assert "The vendor [U+2067]lists[U+2069]" in pages["kv.html"]
     assert visible("a\u200fb") == "a[U+200F]b"
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("16 Gparameter", "16 billion parameters"), ("82.2 %", "82.2%"), ("2023", "2023"), ("198.6 GB", "198.6 GB"),
+    ("131,072 token", "131,072 tokens"),
+])
+def test_a_correction_is_written_as_a_reader_writes_it(written, shown):
+    from workings.render.words import figure_words
+
+    assert figure_words(written) == shown
+
+
+def test_on_this_ledger_every_figure_of_every_article_is_marked_or_noted(tmp_path):
+    """Each figure check-draft finds in the published texts is marked in place, or (a relation, or a
+    printed equation around a marked figure) given its note; errata always with their correction."""
+    from workings.render.articles import blocks, load_articles
+
+    report = verify(REPO)
+    articles, problems = load_articles(REPO, report)
+    assert problems == [] and {a.slug for a in articles} >= {"kv-bytes-per-token", "hundred-messages"}
+    for article in articles:
+        placed = blocks(article)
+        marked = [p["figure"] for b in placed for p in b["pieces"] if "figure" in p]
+        noted = [n["figure"] for b in placed for n in b["notes"]]
+        for figure in article.check.figures:
+            assert any(figure is m for m in marked) or any(figure is n for n in noted), (article.slug, figure)
+            if figure.status != "backed":
+                assert any(figure is n for n in noted), (article.slug, figure)

@@ -115,7 +115,7 @@ def test_a_hub_that_drips_its_headers_is_stopped_at_the_deadline(hub_ledger, hub
     """huggingface_hub's own call (the HEAD that resolves the revision) is bounded by the deadline."""
     hub.behaviour.fail(f"/{REPO}/resolve/main/config.json", "drip-headers")
     before = tree(hub_ledger.root)
-    result = refresh_cli(hub_ledger.root, "--timeout", "0.5", "--deadline", "1")
+    result = refresh_cli(hub_ledger.root, "--timeout", "5", "--deadline", "1")  # the deadline comes first
     assert hub.behaviour.dripped < DRIP_BYTES
     assert result.exit_code == 3, result.output
     assert result.output.startswith(
@@ -124,9 +124,19 @@ def test_a_hub_that_drips_its_headers_is_stopped_at_the_deadline(hub_ledger, hub
     assert tree(hub_ledger.root) == before
 
 
+def test_a_hub_that_drips_its_headers_is_stopped_at_the_timeout(hub_ledger, hub: StandInHub) -> None:
+    hub.behaviour.fail(f"/{REPO}/resolve/main/config.json", "drip-headers")
+    result = refresh_cli(hub_ledger.root, "--timeout", "0.5")
+    assert hub.behaviour.dripped < DRIP_BYTES
+    assert result.exit_code == 3, result.output
+    assert result.output.startswith(
+        f"qwen: unreachable: {REPO}/config.json@main: no complete answer from the Hub after 0.5 s, the time "
+        "allowed for a whole request (--timeout)\n")
+
+
 def test_a_wait_that_would_pass_the_deadline_is_not_begun(page_ledger, web: StandInWeb) -> None:
     web.behaviour.fail("/qwen", "busy")  # 503, Retry-After: 20
-    result = refresh_cli(page_ledger.root, "--timeout", "0.5", "--deadline", "2")
+    result = refresh_cli(page_ledger.root, "--timeout", "2", "--deadline", "5")
     assert web.behaviour.log == [("GET", "/qwen")]  # asked once, and no second time
     assert result.exit_code == 3, result.output
     assert result.output.startswith(

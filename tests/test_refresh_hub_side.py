@@ -31,7 +31,7 @@ from workings.refresh.refresh import refresh
 
 ROOT = Path(__file__).resolve().parent.parent
 REPO = "Qwen/Qwen2.5-14B-Instruct-1M"
-FAST = Limits(timeout=1.0, retries=1, backoff=0.0)
+FAST = Limits(timeout=2.0, retries=1, backoff=0.0)
 CONFIG = {"hidden_size": 5120, "max_position_embeddings": 1010000, "num_attention_heads": 40,
           "num_hidden_layers": 48, "num_key_value_heads": 8, "torch_dtype": "bfloat16"}
 

@@ -13,7 +13,7 @@ from workings.refresh.fetch import FetchError, Limits, http_get, make_session
 from workings.refresh.pagetext import html_to_text, page_text
 from workings.refresh.refresh import refresh
 
-FAST = Limits(timeout=0.5, retries=2, backoff=0.0, max_bytes=100_000)
+FAST = Limits(timeout=2.0, retries=2, backoff=0.0, max_bytes=100_000)  # roomy: the machine may be loaded
 
 PAGE = """<!doctype html><html><head><title>Qwen2.5-1M</title><style>p {{ color: red }}</style>
 <script>var tracking = "At least 999GB";</script></head>
@@ -134,7 +134,7 @@ def test_retry_after_is_honoured_within_the_cap(web: StandInWeb) -> None:
     url = web.page("/slow", "ok", "text/plain")
     web.behaviour.fail("/slow", 429)
     waits: list[float] = []
-    limits = Limits(timeout=0.5, retries=1, backoff=0.25, max_backoff=2.0)
+    limits = Limits(timeout=2.0, retries=1, backoff=0.25, max_backoff=2.0)
     assert http_get(make_session(), url, limits, sleep=waits.append).data == b"ok"
     assert waits == [0.25]  # the stand-in says Retry-After: 0, so our own backoff applies
 

@@ -289,3 +289,22 @@ def test_an_outside_config_added_from_the_hub_backs_its_per_token_figure(tmp_led
     tmp_ledger.claim("q7/figure", SEVEN_B.format(said=figure, figure=figure, window=window, last=last))
     claim = verify(tmp_ledger.root).claim("q7/figure")
     assert (claim.status, claim.grade) == (status, "primary"), claim.reason
+
+
+def test_a_source_is_not_added_while_a_refresh_holds_the_ledger(tmp_ledger, tmp_path):
+    """source add takes refresh's lock on ledger/snapshots/: a refresh cleaning up after a crash
+    never removes the temporary file of an add under way, and the add writes nothing meanwhile."""
+    from workings.refresh.cleanup import ledger_lock
+
+    held = tmp_path / "config.json"
+    held.write_bytes((json.dumps(CONFIG, indent=2) + "\n").encode())
+    before = sorted(p.name for p in (tmp_ledger.root / "ledger").rglob("*"))
+    with ledger_lock(tmp_ledger.root) as locked:
+        assert locked
+        result = add(tmp_ledger.root, "--file", str(held), "--id", "qwen-held",
+                     "--url", "https://example.org/config.json", "--how", "saved by an editor")
+    assert result.exit_code == 2 and "holds the lock on ledger/snapshots/" in result.output
+    assert sorted(p.name for p in (tmp_ledger.root / "ledger").rglob("*")) == before
+    again = add(tmp_ledger.root, "--file", str(held), "--id", "qwen-held",
+                "--url", "https://example.org/config.json", "--how", "saved by an editor")
+    assert again.exit_code == 0, again.output

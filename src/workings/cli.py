@@ -63,7 +63,7 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
     from . import atomic, outputs
 
     report = _verify(root)
-    if not report.claims:
+    if not report.claims and not report.problems:  # with problems (a linked claims/), the table names them
         _error(f"no claims under {root / 'claims'}: is --root the ledger's folder?")
         sys.exit(2)
     code = report.exit_code
@@ -93,10 +93,15 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
 @root_option
 def show(claim_id: str, root: Path) -> None:
     """Show CLAIM's derivation step by step, with units and sources."""
+    from .neighbourhood import show_claim
     from .show import derivation
 
-    report = _verify(root)
-    claim = report.claim(claim_id.removesuffix(".yaml").removeprefix("claims/"))
+    claim_id = claim_id.removesuffix(".yaml").removeprefix("claims/")
+    near = show_claim(root, claim_id)  # the claim, what it rests on and what uses it: not the whole ledger
+    report, claim = near.report, near.claim
+    if claim is None:
+        report = _verify(root)  # no record at claims/<id>.yaml: the whole ledger, for its hints
+        claim = report.claim(claim_id)
     if claim is None:
         matches = [c.id for c in report.claims if claim_id in c.id]
         hint = f"; did you mean: {', '.join(matches[:5])}" if matches else ""

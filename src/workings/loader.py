@@ -49,18 +49,81 @@ def load_ledger(root: str | os.PathLike) -> Ledger:
     ledger = Ledger(root=root)
     if not (root / CLAIMS_DIR).is_dir() and not (root / SOURCES_DIR).is_dir():
         raise LedgerError(f"{root}: no claims/ or ledger/sources/ here; is --root the ledger's folder?")
-    for path in _yaml_files(root / SOURCES_DIR):
-        _load_source(ledger, path)
-    for path in _yaml_files(root / CLAIMS_DIR):
-        _load_claim(ledger, path)
+    by_id: dict[str, list[Path]] = {}
+    for path in _yaml_files(ledger, SOURCES_DIR):
+        by_id.setdefault(path.stem, []).append(path)
+    for source_id, paths in by_id.items():
+        if len(paths) == 1:
+            _load_source(ledger, paths[0])
+        else:
+            _duplicate_sources(ledger, source_id, paths)
+    claims = [claim for path in _yaml_files(ledger, CLAIMS_DIR) if (claim := _load_claim(ledger, path))]
+    _keep_unique_claims(ledger, claims)
+    _yaml_files(ledger, SNAPSHOTS_DIR)  # nothing is read from there by walking, but a link or pipe is reported
     _load_measurements(ledger)
     return ledger
 
 
-def _yaml_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
+RECORD_SUFFIXES = (".yaml", ".yml")
+
+
+def _yaml_files(ledger: Ledger, folder: str) -> list[Path]:
+    """The record files under ``folder`` (relative to the root), in order.
+
+    Nothing is skipped without a word: a symbolic link (to a folder, to a file outside, or to nothing)
+    and anything that is neither a plain file nor a folder (a pipe, a device, a socket) is a problem
+    naming its path, and the rest of the walk goes on. A link or pipe named like a record is returned
+    as one, so that its record is refused where it stands (``read_plain_file``)."""
+    found: list[Path] = []
+    top = ledger.root / folder
+    parts = Path(folder).parts
+    for depth in range(1, len(parts) + 1):  # ledger/ itself, then ledger/sources/
+        here = ledger.root.joinpath(*parts[:depth])
+        if here.is_symlink():
+            _not_read(ledger, here, "is a symbolic link; folders of the ledger must be plain folders inside it, "
+                      "so nothing under it is read")
+            return []
+    if not top.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    pending = [top]
+    while pending:
+        here = pending.pop()
+        try:
+            entries = sorted(os.scandir(here), key=lambda e: e.name)
+        except OSError as exc:
+            _not_read(ledger, here, f"cannot be read: {exc.strerror}")
+            continue
+        folders = []
+        for entry in entries:
+            path = Path(entry.path)
+            is_record = path.suffix in RECORD_SUFFIXES
+            try:
+                if entry.is_symlink():
+                    if is_record and not entry.is_dir():
+                        found.append(path)  # refused as a record, with its place
+                    else:
+                        what = ("a folder" if entry.is_dir() else "a file" if os.path.exists(entry.path)
+                                else "nothing (a dangling link)")
+                        _not_read(ledger, path, f"is a symbolic link to {what}; links are not followed in the "
+                                  "ledger: put the files themselves here")
+                elif entry.is_dir(follow_symlinks=False):
+                    folders.append(path)
+                elif entry.is_file(follow_symlinks=False):
+                    if is_record:
+                        found.append(path)
+                elif is_record:
+                    found.append(path)  # a pipe or device named like a record: refused as one
+                else:
+                    _not_read(ledger, path, "is neither a plain file nor a folder (a pipe, device or socket); "
+                              "it is not read")
+            except OSError as exc:
+                _not_read(ledger, path, f"cannot be read: {exc.strerror}")
+        pending.extend(reversed(folders))
+    return sorted(found)
+
+
+def _not_read(ledger: Ledger, path: Path, why: str) -> None:
+    ledger.problems.append(Problem(file=_rel(ledger, path), line=0, key="", message=why))
 
 
 def _rel(ledger: Ledger, path: Path) -> str:
@@ -100,11 +163,48 @@ def read_plain_file(path: Path, limit: int) -> bytes:
         raise LedgerError("is not a plain file")
     if info.st_size > limit:
         raise LedgerError(f"is larger than {limit:,} bytes")
+    return _read_sized(path, limit)
+
+
+def _read_sized(path: Path, limit: int) -> bytes:
+    """Read a regular file whose size the open descriptor states (fstat), not a ``limit``-sized
+    buffer: asking for 64 MiB allocates 64 MiB, for every record. O_NOFOLLOW and the second check
+    on the descriptor refuse a file swapped for a link or a pipe after the lstat above."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with open(path, "rb") as handle:
-            return handle.read(limit + 1)[: limit + 1]
+        fd = os.open(path, flags)
     except OSError as exc:
         raise LedgerError(f"cannot read: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise LedgerError("is not a plain file")
+        if info.st_size > limit:
+            raise LedgerError(f"is larger than {limit:,} bytes")
+        chunks, size, want = [], 0, info.st_size + 1  # one byte more: a file that grew is seen to
+        while size < limit + 1:
+            chunk = os.read(fd, max(want - size, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return data[: limit + 1]
+    except OSError as exc:
+        raise LedgerError(f"cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _duplicate_sources(ledger: Ledger, source_id: str, paths: list[Path]) -> None:
+    """Two records with one source id (``x.yaml`` beside ``x.yml``, or one in a subfolder): neither is
+    used, so a pull request cannot change a grade or a snapshot from a file the reviewer does not read."""
+    files = [_rel(ledger, p) for p in paths]
+    problems = tuple(Problem(file=f, line=0, key="", message=(
+        f"duplicate source id {source_id!r} (also {', '.join(o for o in files if o != f)}): "
+        "neither record is used; keep one")) for f in files)
+    ledger.problems.extend(problems)
+    ledger.bad_sources[source_id] = BadRecord(id=source_id, file=files[0], problems=problems)
 
 
 def _load_source(ledger: Ledger, path: Path) -> None:
@@ -130,6 +230,10 @@ def _check_snapshot(ledger: Ledger, source: Source) -> list[Problem]:
         return []
     path = ledger.root / SNAPSHOTS_DIR / source.snapshot
     line = source.line_of("snapshot")
+    for folder in (ledger.root / "ledger", ledger.root / SNAPSHOTS_DIR):
+        if folder.is_symlink():  # read_plain_file checks the file itself; its folder must not lead elsewhere
+            return [Problem(file=source.file, line=line, key="snapshot", message=(
+                f"{_rel(ledger, folder)} is a symbolic link; snapshots are read only from the ledger's own folder"))]
     if not path.exists() and not path.is_symlink():
         return [Problem(file=source.file, line=line, key="snapshot", message=f"no file {SNAPSHOTS_DIR}/{source.snapshot}")]
     try:
@@ -164,16 +268,48 @@ def _load_claim(ledger: Ledger, path: Path) -> None:
     claim = None
     if doc is not None:
         claim, problems = Claim.from_document(doc, rel)
-    if claim is not None and claim.id in ledger.claims:
-        other = ledger.claims[claim.id]
-        problems = [Problem(file=claim.file, line=claim.line_of("id"), key="id",
-                            message=f"duplicate claim id {claim.id!r} (also {other.file})")]
-        claim = None
     if claim is None:
-        ledger.problems.extend(problems)
-        ledger.bad_claims.append(BadRecord(id=rel, file=_rel(ledger, path), problems=tuple(problems)))
-        return
-    ledger.claims[claim.id] = claim
+        _bad_claim(ledger, rel, _rel(ledger, path), problems)
+    return claim
+
+
+def _bad_claim(ledger: Ledger, claim_id: str, file: str, problems) -> None:
+    ledger.problems.extend(problems)
+    ledger.bad_claims.append(BadRecord(id=claim_id, file=file, problems=tuple(problems)))
+
+
+def _keep_unique_claims(ledger: Ledger, claims: list[Claim]) -> None:
+    """Each claim id names one record. When several records give the same id, a record whose path
+    gives it (``claims/kv/x.yaml`` for ``kv/x``) keeps it and each ``id:`` that repeats it is the
+    error; when the path gives it to more than one (``x.yaml`` beside ``x.yml``), none is used. Which
+    record sorts first never decides, so a new file cannot take over a claim a reviewer knows."""
+    by_id: dict[str, list[Claim]] = {}
+    for claim in claims:
+        by_id.setdefault(claim.id, []).append(claim)
+    for claim_id, group in by_id.items():
+        if len(group) == 1:
+            ledger.claims[claim_id] = group[0]
+            continue
+        by_path = [c for c in group if _path_id(c) == claim_id]
+        keep = by_path[0] if len(by_path) == 1 else None
+        if keep is not None:
+            ledger.claims[claim_id] = keep
+        for claim in group:
+            if claim is keep:
+                continue
+            others = ", ".join(c.file for c in group if c is not claim)
+            why = "" if keep is not None else ": none of them is used; keep one"
+            # a twin (x.yaml beside x.yml) is listed under its file name, so each entry of the report and
+            # each page of the site stays one record's
+            listed = _path_id(claim) if _path_id(claim) != claim_id else claim.file.removeprefix(f"{CLAIMS_DIR}/")
+            _bad_claim(ledger, listed, claim.file, [Problem(
+                file=claim.file, line=claim.line_of("id") if claim.explicit_id else 0, key="id" if claim.explicit_id else "",
+                message=f"duplicate claim id {claim_id!r} (also {others}){why}")])
+
+
+def _path_id(claim: Claim) -> str:
+    """The id the record's path gives: ``claims/kv/x.yaml`` -> ``kv/x``."""
+    return Path(claim.file).relative_to(CLAIMS_DIR).with_suffix("").as_posix()
 
 
 def _load_measurements(ledger: Ledger) -> None:
@@ -184,7 +320,7 @@ def _load_measurements(ledger: Ledger) -> None:
         from .measurements import load_measurement  # written by the probe work; no torch there
     except ImportError:
         return
-    for path in _yaml_files(folder):
+    for path in _yaml_files(ledger, MEASUREMENTS_DIR):
         doc, problems = _read(ledger, path)
         if doc is not None:
             measurement, problems = load_measurement(doc)

@@ -379,12 +379,17 @@ def load_measurements(root: Path) -> tuple[list[Measurement], list[Problem]]:
     base = Path(root) / MEASUREMENTS_DIR
     found: list[Measurement] = []
     problems: list[Problem] = []
+    from .loader import MAX_RECORD_BYTES, read_plain_file  # refuses links, pipes and devices
+
     for path in sorted(base.rglob("*.yaml")) if base.is_dir() else []:
         rel = path.relative_to(Path(root)).as_posix()
         try:
-            doc = load(path.read_bytes(), rel)
+            doc = load(read_plain_file(path, MAX_RECORD_BYTES), rel)
         except YamlError as exc:
             problems.append(Problem(file=rel, line=exc.line, key="", message=str(exc)))
+            continue
+        except LedgerError as exc:
+            problems.append(Problem(file=rel, line=0, key="", message=str(exc)))
             continue
         measurement, more = load_measurement(doc)
         problems.extend(more)

@@ -314,7 +314,7 @@ def _steps(c: Checker, raw, input_names: set[str]) -> tuple[Step, ...]:
             c.problem(path, f"step {name!r} has the name of an input")
             continue
         try:
-            tree = expr.parse(text)
+            tree = expr.parse_shared(text)  # one tree per distinct text, shared
         except LedgerError as exc:
             c.problem(path, str(exc))
             continue

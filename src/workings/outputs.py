@@ -75,7 +75,13 @@ def _places(claim) -> list[str]:
     shown = [m for m in claim.messages if m.kind in ("error", "drift", "erratum", "ambiguous")]
     if not shown:
         return [f"{claim.file}:{claim.line}: {claim.reason}"]
-    return [f"{m.file or claim.file}:{m.line or claim.line}: {m.key + ': ' if m.key else ''}{m.text}" for m in shown]
+    return [f"{_where(m.file or claim.file, m.line or claim.line)}: {m.key + ': ' if m.key else ''}{m.text}"
+            for m in shown]
+
+
+def _where(file: str, line: int) -> str:
+    """``file:line``, or the file alone for a problem with the whole file (a link, a pipe: no line)."""
+    return f"{file}:{line}" if line else file
 
 
 def summary_line(report: Report) -> str:
@@ -93,6 +99,10 @@ def basis_line(report: Report) -> str:
 def junit(report: Report) -> str:
     """JUnit XML: one testcase per claim; drift is a failure, error an error, unchecked a skip.
 
+    Each failure and error carries a ``type`` (``drift``, ``invalid-record``) and each element a
+    ``time`` of 0: claims are recomputed together, and a measured time would make the same ledger
+    give other bytes. ``file`` and ``line`` on each testcase are what GitLab links to.
+
     Every text is cleaned first (``safetext.clean``): XML 1.0 forbids most control characters even
     as character references, and one of them in a key would make a CI reporter drop the whole file."""
     s = report.summary
@@ -101,17 +111,17 @@ def junit(report: Report) -> str:
         return quoteattr(safetext.clean(value))
 
     out = ['<?xml version="1.0" encoding="utf-8"?>',
-           f'<testsuites name="workings" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}">',
+           f'<testsuites name="workings" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}" time="0">',
            f'  <testsuite name="ledger" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}" '
-           f'skipped="{s["unchecked"]}">']
+           f'skipped="{s["unchecked"]}" time="0">']
     for claim in report.claims:
         out.append(f'    <testcase classname={attr(claim.group or "claims")} name={attr(claim.id)} '
-                   f'file={attr(claim.file)} line="{claim.line}">')
+                   f'file={attr(claim.file)} line="{claim.line}" time="0">')
         body = escape(safetext.clean(claim.reason or ""))
         if claim.status == "drift":
-            out.append(f'      <failure message={attr(claim.reason or "drift")}>{body}</failure>')
+            out.append(f'      <failure type="drift" message={attr(claim.reason or "drift")}>{body}</failure>')
         elif claim.status == "error":
-            out.append(f'      <error message={attr(claim.reason or "error")}>{body}</error>')
+            out.append(f'      <error type="invalid-record" message={attr(claim.reason or "error")}>{body}</error>')
         elif claim.status == "unchecked":
             out.append(f'      <skipped message={attr(claim.reason or "unchecked")}/>')
         out.append("    </testcase>")
@@ -119,16 +129,50 @@ def junit(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
+def root_first(report: Report) -> list:
+    """The failing and erratum claims, each claim whose own record or inputs went wrong (no failing
+    claim upstream of it) before the claims that fail only because one they use does; then by id.
+    GitHub shows the first 10 error annotations of a step: the cause must be among them."""
+    by_id = {c.id: c for c in report.claims if c.status in FAILING}
+    depth: dict[str, int] = {}  # failing claims upstream, along the longest path; linear, no recursion
+    for start in by_id:
+        stack, on_stack = [start], {start}
+        while stack:
+            claim_id = stack[-1]
+            ups = [u for u in by_id[claim_id].uses if u in by_id]
+            pending = [u for u in ups if u not in depth and u not in on_stack]  # a cycle is cut, not followed
+            if pending:
+                stack.extend(pending)
+                on_stack.update(pending)
+                continue
+            stack.pop()
+            on_stack.discard(claim_id)
+            depth[claim_id] = 1 + max((depth.get(u, 0) for u in ups), default=-1)
+    shown = [c for c in report.claims if c.status in FAILING or c.status == "erratum"]
+    return sorted(shown, key=lambda c: (c.status not in FAILING, depth.get(c.id, 0), c.id))
+
+
+def _shown_messages(claim) -> list:
+    return [m for m in claim.messages if m.kind in ("error", "drift", "ambiguous", "erratum")]
+
+
+def place(claim) -> tuple[str, int]:
+    """Where a claim's first annotation points: the file and line of its first shown message."""
+    first = next(iter(_shown_messages(claim)), None)
+    if first is None:
+        return claim.file, max(claim.line, 1)
+    return first.file or claim.file, max(first.line or claim.line, 1)
+
+
 def github_annotations(report: Report) -> str:
-    """``::error file=…,line=…::`` lines for GitHub Actions, one per failing message."""
+    """``::error file=…,line=…::`` lines for GitHub Actions, one per failing message, root causes first."""
     lines = []
-    for claim in report.claims:
-        if claim.status not in FAILING and claim.status != "erratum":
-            continue
+    for claim in root_first(report):
         level = "error" if claim.status in FAILING else "notice"
-        messages = [m for m in claim.messages if m.kind in ("error", "drift", "ambiguous", "erratum")] or []
+        messages = _shown_messages(claim)
         if not messages:
-            lines.append(_annotation(level, claim.file, claim.line, f"{claim.id}: {claim.reason}"))
+            file, line = place(claim)
+            lines.append(_annotation(level, file, line, f"{claim.id}: {claim.reason}"))
         for m in messages:
             lines.append(_annotation(level, m.file or claim.file, m.line or claim.line,
                                      f"{claim.id}: {m.key + ': ' if m.key else ''}{m.text}"))
@@ -150,11 +194,13 @@ def markdown_summary(report: Report) -> str:
     out = ["## workings ledger", "", "| status | claims |", "|---|---:|"]
     out += [f"| {k} | {s[k]} |" for k in ("verified", "erratum", "drift", "unchecked", "error")]
     out += ["", "| basis | claims |", "|---|---:|"] + [f"| {b} | {n} |" for b, n in s["basis"].items() if n]
-    failing = [c for c in report.claims if c.status in FAILING]
+    failing = [c for c in root_first(report) if c.status in FAILING]
     if failing:
-        out += ["", "### Drifted or failing", "", "| claim | status | file | why |", "|---|---|---|---|"]
+        out += ["", "### Drifted or failing (root causes first)", "", "| claim | status | file | why |",
+                "|---|---|---|---|"]
         for c in failing:
-            out.append(f"| {safetext.code(c.id)} | {c.status} | {safetext.code(f'{c.file}:{c.line}')} "
+            file, line = place(c)  # the same place as its first annotation
+            out.append(f"| {safetext.code(c.id)} | {c.status} | {safetext.code(f'{file}:{line}')} "
                        f"| {safetext.markdown(c.reason or '')} |")
     problems = [p for p in report.problems if p.file not in {c.file for c in failing}]
     if problems:

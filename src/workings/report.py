@@ -247,5 +247,6 @@ class Report:
 
 def json_number(value: Fraction):
     """An int when whole, else the nearest float; the exact value travels beside it as text."""
-    value = Fraction(value)
+    if type(value) is not Fraction:  # Fraction(a Fraction) builds a copy, in Python: 10,000s of them
+        value = Fraction(value)
     return value.numerator if value.denominator == 1 else float(value)

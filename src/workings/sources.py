@@ -207,7 +207,11 @@ class Snapshot:
         parsed = None
         if fmt == "json":
             try:
-                parsed = json.loads(text, parse_float=str, parse_int=str)
+                parsed = json.loads(text, parse_float=str, parse_int=str, object_pairs_hook=_unique_keys)
+            except _DuplicateKey as exc:
+                raise LedgerError(f"snapshot {name}: key {exc.key!r} appears twice in one object"
+                                  f"{_lines_of(text, exc.key)}; JSON readers disagree on which value counts, "
+                                  "so neither is used") from None
             except (ValueError, RecursionError) as exc:
                 raise LedgerError(f"snapshot {name} is not valid JSON: {exc}") from None
         return cls(name=name, raw=raw, text=text, normalised=normalise(text), parsed=parsed)
@@ -285,6 +289,29 @@ def _near(key: str, names: list[str]) -> str:
     for last in difflib.get_close_matches(key.rsplit(".", 1)[-1], list(by_last), n=3, cutoff=0.6):
         close += [name for name in by_last[last] if name not in close]
     return f"; near names: {', '.join(close[:5])}" if close else ""
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list) -> dict:
+    """A JSON object, refusing a key that appears twice (``json`` would keep the last silently)."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _lines_of(text: str, key: str) -> str:
+    """`` (lines 3, 9)``: where ``"key":`` stands in the snapshot, for the message."""
+    pattern = re.compile(re.escape(json.dumps(key)) + r"\s*:")
+    lines = [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)][:10]
+    return f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
 
 
 _PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?")

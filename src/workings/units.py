@@ -110,7 +110,9 @@ def _fraction(value) -> Fraction:
 
 
 def quantity(magnitude, unit_text: str = ""):
-    return _quantity_class()(_fraction(magnitude), parse_unit(unit_text))
+    from .quick import quantity as build  # pint's Quantity, built without its constructor's checks
+
+    return build(magnitude, unit_text)
 
 
 def dimensionless(magnitude):

@@ -21,13 +21,20 @@ except AttributeError:  # pragma: no cover
     _Base = yaml.SafeLoader
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+MERGE_MESSAGE = "merge keys (<<) are not allowed in records: write each key out"
+
+
 class _Loader(_Base):
-    """The safe loader, refusing a key that appears twice (YAML would keep the last silently)."""
+    """The safe loader, refusing a key that appears twice (YAML would keep the last silently) and a
+    merge key ``<<``, which would bring in keys the duplicate check never sees."""
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
             seen = set()
             for key_node, _ in node.value:
+                if key_node.tag == MERGE_TAG:
+                    raise YamlError(MERGE_MESSAGE, key_node.start_mark.line + 1)
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
                 if key is not None and key in seen:
                     raise YamlError(f"key {key!r} appears twice", key_node.start_mark.line + 1)
@@ -101,10 +108,67 @@ def load(raw: bytes, file: str) -> Document:
     _check_nesting(text)
     lines = _node_lines(text) if _ANCHORISH.search(text) else None  # refuses anchors, with their line
     with _yaml_errors():
-        data = yaml.load(text, Loader=_Loader)
+        try:
+            data = _quick_load(text)
+        except _Unusual:  # a tag, merge key or shared node the quick path leaves to PyYAML's constructor
+            data = yaml.load(text, Loader=_Loader)
+            data = None if data is None else _plain(data, [0])
         if data is None:
             raise YamlError("empty file: expected a mapping of keys")
-        return Document(file, _plain(data, [0]), text, lines)
+        return Document(file, data, text, lines)
+
+
+class _Unusual(Exception):
+    """The node tree holds something only PyYAML's own constructor should build."""
+
+
+_STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_SCALARS = frozenset("tag:yaml.org,2002:" + t for t in ("int", "float", "bool", "null", "timestamp"))
+
+
+def _quick_load(text: str):
+    """Compose with the C parser, then build plain data straight from the node tree.
+
+    PyYAML's constructor (Python, generators per mapping) was a third of loading a record. This
+    builds the same plain data ``_plain`` would give for the tags records use (text, numbers,
+    booleans, null, dates as ISO text, mappings, lists), refuses a repeated key as ``_Loader`` does,
+    and hands anything else (another tag, a merge key, a node seen twice) back as ``_Unusual``."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        return None if node is None else _build(loader, node, [0], set())
+    finally:
+        loader.dispose()
+
+
+def _build(loader, node, count: list, seen: set):
+    if id(node) in seen:
+        raise _Unusual
+    seen.add(id(node))
+    kind, tag = type(node), node.tag
+    if kind is yaml.ScalarNode:
+        if tag == _STR:
+            return node.value
+        if tag not in _SCALARS:
+            raise _Unusual
+        value = loader.construct_object(node)
+        return value.isoformat() if isinstance(value, (dt.date, dt.datetime)) else value
+    count[0] += 1
+    if count[0] > MAX_NODES:
+        raise YamlError(f"record has more than {MAX_NODES:,} YAML nodes")
+    if kind is yaml.SequenceNode and tag == _SEQ:
+        return [_build(loader, item, count, seen) for item in node.value]
+    if kind is not yaml.MappingNode or tag != _MAP:
+        raise _Unusual
+    out, keys = {}, set()
+    for key_node, value_node in node.value:
+        if type(key_node) is not yaml.ScalarNode or key_node.tag not in _SCALARS and key_node.tag != _STR:
+            raise _Unusual
+        if key_node.value in keys:
+            raise YamlError(f"key {key_node.value!r} appears twice", key_node.start_mark.line + 1)
+        keys.add(key_node.value)
+        out[_build(loader, key_node, count, seen)] = _build(loader, value_node, count, seen)
+    return out
 
 
 MAX_DEPTH = 50
@@ -186,6 +250,8 @@ def _walk(node, path: Path, lines: dict, seen: set) -> None:
     if isinstance(node, yaml.MappingNode):
         keys = set()
         for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                raise YamlError(MERGE_MESSAGE, key_node.start_mark.line + 1)
             _walk(key_node, path, {}, seen)
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
             if key is not None:

@@ -204,7 +204,10 @@ def relation_verdict(figure: Figure, view: match.ClaimView, values: frozenset) -
     backs the figure whose number it names; one naming no number of the sentence backs a figure
     nothing else claims, if it holds. A failing one is reported on its own (check._relations)."""
     result = view.result
-    if figure.number.lower() not in (result.said or "").lower():
+    said = " ".join((result.said or "").lower().split())
+    # The figure as printed must be the one the relation's sentence prints: "Sixty to eighty
+    # percent" is not backed by a relation written on "Sixty to seventy percent".
+    if " ".join(figure.text.lower().split()) not in said:
         return None
     named = {n for n in match.numbers_in(result.check)} & set(values)
     if named and figure.value not in named:

@@ -188,11 +188,17 @@ def _evaluate(terms: list[_Term], ops: list[str], reading: str):
     for op, (low, high) in zip(ops, intervals[1:]):
         a, b = sums[-1]
         if op in ("×", "*", "·", "x"):
+            if a == b and low == high:  # exact operands (the common case): one product, not four
+                sums[-1] = (a * low,) * 2
+                continue
             products = (a * low, a * high, b * low, b * high)
             sums[-1] = (min(products), max(products))
         elif op in ("÷", "/"):
             if low <= 0 <= high:
                 return None, None
+            if a == b and low == high:
+                sums[-1] = (a / low,) * 2
+                continue
             quotients = (a / low, a / high, b / low, b / high)
             sums[-1] = (min(quotients), max(quotients))
         else:

@@ -21,7 +21,10 @@ from . import equations, setaside
 from .text import Paragraph, is_markdown, paragraphs, sentence_at, sentence_index, sentences
 from .words import WordNumber, number_at, read_unit, scale_of, split_words
 
-DIGITS = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?+(?!\d|[,.]\d)")
+# "196,608", "0.33", and thousands grouped by spaces as much of the world prints them ("128 000",
+# "100 000+"); a group is exactly three digits and not the start of a word ("8 128-token" is two).
+DIGITS = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})++|\d{1,3}(?:[ \u00a0\u202f]\d{3}(?![\w-])){1,4}+|\d++)"
+                    r"(?:\.\d++)?+(?!\d|[,.]\d)")
 _QUALIFIER = re.compile(
     r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over|over"
     r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+"
@@ -39,6 +42,8 @@ _RANGE_AND = re.compile(r"\s++and\s++(?=\$?\d|[A-Za-z])")
 _FORMULA = re.compile(r"[×÷]\s*+[A-Za-z]|[A-Za-z]\s*+[×÷]|(?<=\s)\*\s++[A-Za-z]|[A-Za-z]\s++\*(?=\s)"
                       r"|(?<=\s)[xX]\s++[A-Za-z_(]|[A-Za-z_)]\s++[xX](?=\s)")
 _HALF = re.compile(r"(?i:\b(?:in|by)\s++)$")
+_DEVICES = re.compile(r"\s++(?:[A-Z]{1,2}\d{2,3}[A-Z]?s|GPUs|cards|accelerators)\b")
+_PRECISION = re.compile(r"(?i:[\s-]++precision\b)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,7 +155,8 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     for index, word in enumerate(words):
         if (number := number_at(words, index)) is not None:
             candidates.append((word.start, number))
-        elif word.text == "half" and _HALF.search(text[max(0, word.start - 8):word.start]):
+        elif word.text == "half" and _HALF.search(text[max(0, word.start - 8):word.start]) \
+                and not _PRECISION.match(text, word.end):  # "in half precision" names a format
             candidates.append((word.start, WordNumber(Fraction(1, 2), index, index + 1, "fraction")))
     candidates.sort(key=lambda c: c[0])
     consumed = 0
@@ -236,8 +242,9 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
                 upper, step_hi, number_end = second
                 step = step_hi if step is None or (step_hi and step_hi < step) else step
     unit = read_unit(text, number_end, glued=glued and upper is None, currency=currency)
-    if kind_of_number == "cardinal" and (value == 1 and upper is None or not unit.unit and unit.kind == "count"):
-        return None  # "one chat", "two caches": counting words, not figures
+    if kind_of_number == "cardinal" and (value == 1 and upper is None or not unit.unit and unit.kind == "count") \
+            and not _DEVICES.match(text, number_end):
+        return None  # "one chat", "two caches": counting words, not figures ("four H100s" is one)
     scale = scale_of(unit)
     fields = {
         "number": text[start:number_end],
@@ -254,7 +261,7 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
 
 
 def _decimal(printed: str) -> tuple[Fraction, Fraction]:
-    digits = printed.replace(",", "")
+    digits = re.sub(r"[,\s\u00a0\u202f]", "", printed)
     places = len(digits.split(".", 1)[1]) if "." in digits else 0
     return Fraction(Decimal(digits)), Fraction(1, 10**places)
 

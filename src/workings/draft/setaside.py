@@ -30,8 +30,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?+\s++(?:of\s++)?{_MONTH}\b(?:,?\s++{_YEAR}\b)?+")),
     ("date", re.compile(rf"(?i:\b(?:in|from|since|until|till|by|during|early|late|mid|year|before|after|circa|of)"
                         rf"[\s-]++)(?P<span>{_YEAR})s?\b{_UNIT_AHEAD}(?![.,]\d)")),
-    ("reference", re.compile(r"(?i:\b(?:issues?|table|figure|fig\.|step|section|chapter|part|episode|appendix"
-                             r"|equation|eq\.|lemma|no\.|#))\s*+#?\d++(?:\.\d++)*+\b")),
+    ("reference", re.compile(r"(?i:\b(?:issues?|tables?|figures?|figs?\.|steps?|sections?|chapters?|parts?|episodes?"
+                             r"|appendix|equations?|eqs?\.|lemma|no\.|lessons?|lectures?|modules?|#))\s*+#?\d++"
+                             r"(?:\.\d++)*+(?:\s*+[–-]\s*+\d++)?+\b")),
+    # Citation markers ("[2]", "[12, 13]", "[3–5]") and arXiv identifiers ("arXiv:2305.13245", "2401.18079v2").
+    ("reference", re.compile(r"\[\d{1,3}+(?:\s*+[,–-]\s*+\d{1,3}+){0,20}+\](?!\()")),
+    ("reference", re.compile(r"(?i:\barxiv:\s*+)?(?<![\w.,])\d{4}\.\d{4,5}+(?:v\d++)?+\b")),
     ("hardware-name", re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|TPU)\s++v?\d++\b")),
     ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
                               r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workings import atomic
+from workings.refresh.cleanup import ledger_lock
 from workings.errors import LedgerError
 from workings.loader import SNAPSHOTS_DIR, SOURCES_DIR
 from workings.models import GRADE_MEANING, GRADES, SOURCE_ID
@@ -138,14 +139,15 @@ def add_source(root: Path, request: Request, *, limits: Limits = Limits(),
 
     name = snapshot.name
     path = root / SNAPSHOTS_DIR / name
-    existed = path.exists() or path.is_symlink()
-    if existed:
-        if path.is_symlink() or not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != name.split(".")[0]:
-            raise AddError(f"{SNAPSHOTS_DIR}/{name} exists with other bytes (edited?); it is not replaced")
-    else:
-        archive.store_snapshot(root, data, ext)
-    if not atomic.create_text(record_path, record):
-        raise AddError(f"{SOURCES_DIR}/{source_id}.yaml appeared meanwhile; it is left as it is")
+    with ledger_lock(root):  # a refresh cleaning up after a crash must not take this write's temporary file
+        existed = path.exists() or path.is_symlink()
+        if existed:
+            if path.is_symlink() or not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != name.split(".")[0]:
+                raise AddError(f"{SNAPSHOTS_DIR}/{name} exists with other bytes (edited?); it is not replaced")
+        else:
+            archive.store_snapshot(root, data, ext)
+        if not atomic.create_text(record_path, record):
+            raise AddError(f"{SOURCES_DIR}/{source_id}.yaml appeared meanwhile; it is left as it is")
     return Added(id=source_id, record=f"{SOURCES_DIR}/{source_id}.yaml", snapshot=name, snapshot_new=not existed,
                  grade=grade, kind=request.kind, commit=commit,
                  readable=tuple(readable(source_id, snapshot, parameters, request.values)),

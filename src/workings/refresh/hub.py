@@ -38,6 +38,7 @@ from workings.refresh.fetch import (
     http_get,
     hub_endpoint,
     with_retries,
+    within_deadline,
 )
 
 LIBRARY = {"library_name": "workings", "library_version": __version__}  # the user agent's first part
@@ -47,10 +48,22 @@ _SHA1 = re.compile(r"[0-9a-f]{40}")
 SAFETENSORS_INDEX = ".safetensors.index.json"
 
 
-def _hub_call(call: Callable[[], Any], what: str, url: str) -> Any:
-    """Run one huggingface_hub call, turning its errors into FetchError (or _Retry on 429/5xx)."""
+def _hub_call(call: Callable[[], Any], what: str, url: str, *, requests_: int = 1, timeout: float = 0.0) -> Any:
+    """Run one huggingface_hub call, turning its errors into FetchError (or _Retry on 429/5xx).
+
+    With a `timeout`, the call (`requests_` HTTP requests) is given what many whole requests may take
+    (one more read's timeout each, as `fetch.http_get` allows): huggingface_hub's client times each
+    read, not the whole answer, so a Hub that drips its headers would otherwise hold it."""
     from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled, SafetensorsParsingError
 
+    if timeout:
+        bound = 2 * timeout * requests_
+        slow = FetchError("slow", f"{what}: no complete answer from the Hub after {timeout * requests_:g} s, the "
+                                  "time allowed for "
+                                  f"{'a whole request' if requests_ == 1 else f'{requests_} whole requests'} "
+                                  "(--timeout)")
+        plain = call
+        call = lambda: within_deadline(plain, bound, what, error=slow)  # noqa: E731
     try:
         return call()
     except OfflineModeIsEnabled:
@@ -115,6 +128,7 @@ def fetch_hub(
             lambda: get_hf_file_metadata(url, token=token, timeout=limits.timeout, endpoint=endpoint, **LIBRARY),
             what,
             url,
+            timeout=limits.timeout,
         ),
         limits,
         sleep,
@@ -190,6 +204,8 @@ def safetensors_parameters(
                 ),
                 what,
                 endpoint,
+                requests_=2,  # the first 100 kB of the shard, then the rest of a longer header
+                timeout=limits.timeout,
             ),
             limits,
             sleep,

@@ -28,13 +28,14 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import outputs
+from ..gcpause import paused
 from ..explainer import Explainer, build
 from ..report import Report
 from .explainer import PAGE as EXPLAINER_PAGE
 from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
 from .articles import load_articles
-from .views import GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
+from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize
 
 __all__ = ["render_site", "environment"]
@@ -44,7 +45,7 @@ def environment() -> Environment:
     env = Environment(loader=PackageLoader("workings"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
-                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING,
+                       label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
                        explainer_page=None)  # the explainer's page, where the site has one: any page may link it
     return env
 
@@ -63,7 +64,7 @@ def render_site(report: Report, root: str | Path, out: str | Path, *, explainer:
         explainer = build(report, root)
     env = environment()
     env.globals["explainer_page"] = EXPLAINER_PAGE if explainer is not None else None
-    with Staging(out) as staging:
+    with paused(), Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
         articles, problems = load_articles(root, report)
         site = Site(report, snapshots, articles)

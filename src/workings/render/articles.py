@@ -124,16 +124,27 @@ def blocks(article: Article) -> list[dict]:
 
 def _span(text: str, start: int, printed: str) -> tuple[int, int]:
     """Where a figure check-draft found at ``start`` runs in ``text``. Its ``text`` may begin before
-    the column (a qualifier, "about 6.7 times"), or hold a quote mark the line does too."""
+    the column ("about 6.7 times", "$0.003 per million tokens"), or the column may be the sentence's
+    (a figure set aside and then matched, "from 2024"): the printed text around the column first,
+    then what of it begins at the column, then its next occurrence, then the word at the column."""
     start = max(0, min(start, len(text)))
+    if printed:
+        near = text.find(printed, max(0, start - len(printed)))
+        if near != -1 and near <= start < near + len(printed):
+            return near, near + len(printed)
     for cut in range(len(printed)):
         tail = printed[cut:]
         if tail and text.startswith(tail, start):
             return start, start + len(tail)
+    later = text.find(printed, start) if printed else -1
+    if later == -1 and printed:
+        later = text.find(printed)
+    if later != -1:
+        return later, later + len(printed)
     end = start
     while end < len(text) and not text[end].isspace():
         end += 1
-    return start, max(end, start + 1) if start < len(text) else (start, start)
+    return (start, max(end, start + 1)) if start < len(text) else (start, start)
 
 
 def _strip_hashes(pieces: list[dict]) -> list[dict]:

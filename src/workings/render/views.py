@@ -13,9 +13,13 @@ from urllib.parse import quote, urlsplit
 from ..figures import format_exact
 from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
 from ..report import FAILING, STATUSES, ClaimResult, Report
+from .. import report as _report
 from ..working import expand
 from . import words
 from .articles import FIGURE_MEANING, FIGURE_SYMBOL, Article, blocks
+
+# What a claim's value is computed from (the Report's ``basis``), where the engine computes one.
+BASIS_MEANING = getattr(_report, "BASIS_MEANING", {})
 
 # Status is never shown by colour alone: each has a symbol and a word (the colour only repeats them).
 STATUS_SYMBOL = {"verified": "✓", "erratum": "✎", "drift": "≠", "unchecked": "?", "error": "✗"}
@@ -177,6 +181,8 @@ class Site:
             "title": words.title(claim), "short_title": words.short(words.title(claim)["text"], 80),
             "working": self.working(claim), "printed_in": self.printed_in.get(claim.id, []),
             "basis": getattr(claim, "basis", None),
+            "correction": words.figure_words(claim.erratum.get("recomputed")) if claim.erratum else None,
+            "basis_note": BASIS_MEANING.get(getattr(claim, "basis", None) or "", ""),
             "inputs": [self.input(i) for i in claim.inputs],
             "steps": [{"name": s.name, "expression": s.expression, "line": s.line,
                        "display": s.result.display if s.result else None,
@@ -304,10 +310,14 @@ class Site:
 
     def figure(self, figure) -> dict:
         claim = self.by_id.get(figure.claim) if figure.claim else None
-        out = {"status": figure.status, "reason": figure.reason, "printed": figure.text, "kind": figure.kind,
+        printed = figure.text
+        if figure.kind == "relation" and claim is not None and claim.said:
+            printed = words.short(claim.said, 200)  # a relation is its sentence, not its check: expression
+        out = {"status": figure.status, "reason": figure.reason, "printed": printed, "kind": figure.kind,
                "claim": self.claim_link(figure.claim) if claim else None,
                "claim_title": words.short(words.title(claim)["text"], 100) if claim else None,
                "recomputed": figure.recomputed, "correction": None}
         if claim is not None and claim.erratum and figure.status == "erratum":
-            out["correction"] = {"value": claim.erratum.get("recomputed"), "reason": claim.erratum.get("reason")}
+            out["correction"] = {"value": words.figure_words(claim.erratum.get("recomputed")),
+                                 "reason": claim.erratum.get("reason")}
         return out

@@ -82,6 +82,25 @@ def reader(quantity: Quantity | None, *, exact: bool = False) -> str:
     return f"{number} {words}".strip()
 
 
+def figure_words(text: str | None) -> str | None:
+    """A figure written in a record ("16 Gparameter", "82.2 %") as a reader writes it ("16 billion
+    parameters", "82.2%"); the number is kept exactly as written."""
+    if not text:
+        return text
+    try:
+        figure = read_figure(text)
+    except Exception:  # noqa: BLE001 - shown as written when it does not read as a figure
+        return text
+    if not figure.unit:
+        return figure.number
+    if figure.unit == "%":
+        return f"{figure.number}%"
+    if figure.unit == "USD" or figure.unit.startswith("USD/"):
+        rest = unit_words(figure.unit, figure.value)[len("$ "):] if "/" in figure.unit else ""
+        return f"${figure.number}{' ' + rest if rest else ''}"
+    return f"{figure.number} {unit_words(figure.unit, figure.value)}"
+
+
 def title(claim: ClaimResult) -> dict:
     """The claim's title: its printed sentence with the figure's text found in it, as three parts
     (before, figure, after) for the template to mark; falls back to the figure, the check, the id."""

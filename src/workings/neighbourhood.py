@@ -1,0 +1,113 @@
+"""One claim's neighbourhood: the claim, every claim it rests on, their sources, and the claims
+that use it, read without loading the whole ledger.
+
+``workings show`` prints one derivation; evaluating 10,000 claims to print one cost seconds. Here
+the claim's record is read by its path (``claims/<id>.yaml``), then the records it names
+(``claim:`` inputs, ``source#key`` inputs, ``cites``), and so on up the chain: what the claim's
+result depends on, and nothing else, so its result is the one a whole-ledger run gives. Which
+claims use it ("used by") needs every record's bytes, but only those whose bytes name
+``claim:<id>`` are parsed, to confirm it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import loader as records
+from .engine import evaluate_ledger
+from .loader import CLAIMS_DIR, SOURCES_DIR, Ledger
+from .report import ClaimResult, Report
+
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class Neighbourhood:
+    report: Report              # the neighbourhood's report: the claim, what it rests on, their sources
+    claim: ClaimResult | None   # None: no record at claims/<id>.yaml (or the path cannot be trusted)
+    parsed: int = 0             # records parsed (claims and sources), for tests and the curious
+
+
+def show_claim(root: str | os.PathLike, claim_id: str) -> Neighbourhood:
+    root = Path(root)
+    ledger = Ledger(root=root)
+    parsed = 0
+    first = _claim_paths(root, claim_id)
+    if not first:
+        return Neighbourhood(report=evaluate_ledger(ledger), claim=None)
+    wanted, seen_claims, seen_sources = [claim_id], set(), set()
+    while wanted:
+        current = wanted.pop()
+        if current in seen_claims:
+            continue
+        seen_claims.add(current)
+        for path in _claim_paths(root, current):
+            records._load_claim(ledger, path)
+            parsed += 1
+        claim = ledger.claims.get(current)
+        if claim is None:
+            continue
+        for item in claim.inputs:
+            if item.kind == "claim":
+                wanted.append(item.claim)
+            elif item.kind == "source":
+                seen_sources.add(item.source)
+        seen_sources.update(ref.split("#", 1)[0] for ref in claim.cites)
+    for source_id in sorted(seen_sources):
+        for suffix in SUFFIXES:
+            path = root / SOURCES_DIR / f"{source_id}{suffix}"
+            if _inside(root / SOURCES_DIR, path):
+                records._load_source(ledger, path)
+                parsed += 1
+    records._load_measurements(ledger)
+    report = evaluate_ledger(ledger)
+    result = report.claim(claim_id)
+    if result is not None:
+        used_by, checked = _used_by(root, claim_id)
+        parsed += checked
+        result = replace(result, used_by=used_by)
+    return Neighbourhood(report=report, claim=result, parsed=parsed)
+
+
+def _claim_paths(root: Path, claim_id: str) -> list[Path]:
+    from .models import CLAIM_ID
+
+    if not CLAIM_ID.fullmatch(claim_id):
+        return []
+    folder = root / CLAIMS_DIR
+    return [p for p in (folder / f"{claim_id}{s}" for s in SUFFIXES) if _inside(folder, p)]
+
+
+def _inside(folder: Path, path: Path) -> bool:
+    """``path`` is a file (or a link, which the loader refuses with its message) under ``folder``
+    reached through real folders only, as the whole-ledger walk finds it."""
+    if not (path.is_file() or path.is_symlink()):
+        return False
+    try:
+        return path.parent.resolve().is_relative_to(folder.resolve()) and not any(
+            p.is_symlink() for p in [path.parent, *path.parent.parents] if p.is_relative_to(folder))
+    except OSError:
+        return False
+
+
+def _used_by(root: Path, claim_id: str) -> tuple[tuple[str, ...], int]:
+    """The claims whose inputs name ``claim_id``: bytes scanned, candidates parsed to confirm."""
+    needle = f"claim:{claim_id}".encode()
+    folder = root / CLAIMS_DIR
+    found, parsed = set(), 0
+    for path in records._yaml_files(folder):
+        try:
+            raw = records.read_plain_file(path, records.MAX_RECORD_BYTES)
+        except Exception:  # noqa: BLE001 - an unreadable record is verify's to report, not show's
+            continue
+        if needle not in raw:
+            continue
+        scratch = Ledger(root=root)
+        records._load_claim(scratch, path)
+        parsed += 1
+        for claim in scratch.claims.values():
+            if any(i.kind == "claim" and i.claim == claim_id for i in claim.inputs):
+                found.add(claim.id)
+    return tuple(sorted(found)), parsed
