@@ -43,9 +43,11 @@ def show_claim(root: str | os.PathLike, claim_id: str) -> Neighbourhood:
         if current in seen_claims:
             continue
         seen_claims.add(current)
+        loaded = []
         for path in _claim_paths(root, current):
-            records._load_claim(ledger, path)
+            loaded += [c for c in [records._load_claim(ledger, path)] if c is not None]
             parsed += 1
+        records._keep_unique_claims(ledger, loaded)  # x.yaml beside x.yml: both refused, as verify does
         claim = ledger.claims.get(current)
         if claim is None:
             continue
@@ -55,12 +57,16 @@ def show_claim(root: str | os.PathLike, claim_id: str) -> Neighbourhood:
             elif item.kind == "source":
                 seen_sources.add(item.source)
         seen_sources.update(ref.split("#", 1)[0] for ref in claim.cites)
+    by_id: dict[str, list[Path]] = {}
+    for path in records._yaml_files(ledger, SOURCES_DIR):  # names only: a second record of one id is seen
+        by_id.setdefault(path.stem, []).append(path)
     for source_id in sorted(seen_sources):
-        for suffix in SUFFIXES:
-            path = root / SOURCES_DIR / f"{source_id}{suffix}"
-            if _inside(root / SOURCES_DIR, path):
-                records._load_source(ledger, path)
-                parsed += 1
+        paths = by_id.get(source_id, [])
+        if len(paths) > 1:
+            records._duplicate_sources(ledger, source_id, paths)
+        for path in paths[:1] if len(paths) == 1 else []:
+            records._load_source(ledger, path)
+            parsed += 1
     records._load_measurements(ledger)
     report = evaluate_ledger(ledger)
     result = report.claim(claim_id)
@@ -95,19 +101,16 @@ def _inside(folder: Path, path: Path) -> bool:
 def _used_by(root: Path, claim_id: str) -> tuple[tuple[str, ...], int]:
     """The claims whose inputs name ``claim_id``: bytes scanned, candidates parsed to confirm."""
     needle = f"claim:{claim_id}".encode()
-    folder = root / CLAIMS_DIR
     found, parsed = set(), 0
-    for path in records._yaml_files(folder):
+    for path in records._yaml_files(Ledger(root=root), CLAIMS_DIR):
         try:
             raw = records.read_plain_file(path, records.MAX_RECORD_BYTES)
         except Exception:  # noqa: BLE001 - an unreadable record is verify's to report, not show's
             continue
         if needle not in raw:
             continue
-        scratch = Ledger(root=root)
-        records._load_claim(scratch, path)
+        claim = records._load_claim(Ledger(root=root), path)
         parsed += 1
-        for claim in scratch.claims.values():
-            if any(i.kind == "claim" and i.claim == claim_id for i in claim.inputs):
-                found.add(claim.id)
+        if claim is not None and any(i.kind == "claim" and i.claim == claim_id for i in claim.inputs):
+            found.add(claim.id)
     return tuple(sorted(found)), parsed
