@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from xml.sax.saxutils import escape, quoteattr
 
 from . import safetext
-from .report import FAILING, Report
+from .report import BASES, FAILING, Report
 
 SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked": "unchecked", "error": "ERROR"}
 
@@ -60,7 +60,8 @@ def table(report: Report, *, only_failing: bool = False) -> str:
             continue
         figure = claim.figure or ("check" if claim.check else "")
         shown = claim.comparison.recomputed.display if claim.comparison else (claim.result.display if claim.result else "")
-        lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {claim.id}".rstrip())
+        basis = "" if claim.status == "error" else claim.basis  # an unusable record has no basis to show
+        lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {basis:<16} {claim.id}".rstrip())
         if claim.status in FAILING or claim.status == "erratum":
             lines.extend(f"{'':<9} {place}" for place in _places(claim))
         elif not only_failing:  # a pass under one reading of its unit is said, never silent
@@ -73,6 +74,7 @@ def table(report: Report, *, only_failing: bool = False) -> str:
     for problem in report.problems:
         if not any(problem.file == c.file for c in report.claims if c.status == "error"):
             lines.append(f"ERROR     {problem}")
+    lines.append(basis_line(report))
     lines.append(summary_line(report))
     return safetext.lines(lines)
 
@@ -95,6 +97,12 @@ def summary_line(report: Report) -> str:
     s = report.summary
     parts = [f"{s[k]} {k}" for k in ("verified", "erratum", "drift", "unchecked", "error") if s[k] or k == "verified"]
     return f"{s['total']} claims: " + ", ".join(parts) + (f"; {s['problems']} input problems" if s["problems"] else "")
+
+
+def basis_line(report: Report) -> str:
+    """How many claims rest on what: recomputed, restated, measured, assumptions only, typed only."""
+    counts = report.summary["basis"]
+    return "basis: " + ", ".join(f"{counts[b]} {b}" for b in BASES if counts[b])
 
 
 def junit(report: Report) -> str:
@@ -194,6 +202,7 @@ def markdown_summary(report: Report) -> str:
     s = report.summary
     out = ["## workings ledger", "", "| status | claims |", "|---|---:|"]
     out += [f"| {k} | {s[k]} |" for k in ("verified", "erratum", "drift", "unchecked", "error")]
+    out += ["", "| basis | claims |", "|---|---:|"] + [f"| {b} | {n} |" for b, n in s["basis"].items() if n]
     failing = [c for c in root_first(report) if c.status in FAILING]
     if failing:
         out += ["", "### Drifted or failing (root causes first)", "", "| claim | status | file | why |",
