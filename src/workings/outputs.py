@@ -9,10 +9,11 @@ commands shown as visible escapes; XML 1.0 and JSON stay valid).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from xml.sax.saxutils import escape, quoteattr
 
 from . import safetext
-from .report import FAILING, ClaimResult, Message, Report
+from .report import BASES, FAILING, ClaimResult, Message, Report
 
 SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked": "unchecked", "error": "ERROR"}
 
@@ -21,7 +22,7 @@ def to_json(report: Report) -> str:
     """The Report as JSON: sorted keys, one claim or source per line, so a diff shows which moved.
 
     (json's indent= switches to the pure-Python encoder, several times slower on 10,000 claims.)"""
-    data = report.to_dict()
+    data = report.to_dict_streamed()  # each claim's dict made, written and dropped in turn
 
     def dump(value: object) -> str:
         return safetext.json_text(json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
@@ -31,14 +32,22 @@ def to_json(report: Report) -> str:
     for index, key in enumerate(keys):
         comma = "," if index < len(keys) - 1 else ""
         value = data[key]
+        if isinstance(value, Iterator):
+            value = [dump(item) for item in value]
+            if value:
+                lines.append(f"{dump(key)}:[")
+                lines.extend(text + "," for text in value[:-1])
+                lines.extend((value[-1], "]" + comma))
+                continue
+            value = []
         if isinstance(value, list) and value:
             lines.append(f"{dump(key)}:[")
             lines.extend(dump(item) + ("," if i < len(value) - 1 else "") for i, item in enumerate(value))
             lines.append("]" + comma)
         else:
             lines.append(f"{dump(key)}:{dump(value)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    lines.extend(("}", ""))  # the last newline joined in: no second copy of a 26 MB text
+    return "\n".join(lines)
 
 
 def table(report: Report, *, only_failing: bool = False) -> str:
@@ -51,7 +60,8 @@ def table(report: Report, *, only_failing: bool = False) -> str:
             continue
         figure = claim.figure or ("check" if claim.check else "")
         shown = claim.comparison.recomputed.display if claim.comparison else (claim.result.display if claim.result else "")
-        lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {claim.id}".rstrip())
+        basis = "" if claim.status == "error" else claim.basis  # an unusable record has no basis to show
+        lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {basis:<16} {claim.id}".rstrip())
         if claim.status in FAILING or claim.status == "erratum":
             lines.extend(f"{'':<9} {place}" for place in _places(claim))
         elif not only_failing:  # a pass under one reading of its unit is said, never silent
@@ -64,6 +74,7 @@ def table(report: Report, *, only_failing: bool = False) -> str:
     for problem in report.problems:
         if not any(problem.file == c.file for c in report.claims if c.status == "error"):
             lines.append(f"ERROR     {problem}")
+    lines.append(basis_line(report))
     lines.append(summary_line(report))
     return safetext.lines(lines)
 
@@ -86,6 +97,12 @@ def summary_line(report: Report) -> str:
     s = report.summary
     parts = [f"{s[k]} {k}" for k in ("verified", "erratum", "drift", "unchecked", "error") if s[k] or k == "verified"]
     return f"{s['total']} claims: " + ", ".join(parts) + (f"; {s['problems']} input problems" if s["problems"] else "")
+
+
+def basis_line(report: Report) -> str:
+    """How many claims rest on what: recomputed, restated, measured, assumptions only, typed only."""
+    counts = report.summary["basis"]
+    return "basis: " + ", ".join(f"{counts[b]} {b}" for b in BASES if counts[b])
 
 
 def junit(report: Report) -> str:
@@ -185,6 +202,7 @@ def markdown_summary(report: Report) -> str:
     s = report.summary
     out = ["## workings ledger", "", "| status | claims |", "|---|---:|"]
     out += [f"| {k} | {s[k]} |" for k in ("verified", "erratum", "drift", "unchecked", "error")]
+    out += ["", "| basis | claims |", "|---|---:|"] + [f"| {b} | {n} |" for b, n in s["basis"].items() if n]
     failing = [c for c in root_first(report) if c.status in FAILING]
     if failing:
         out += ["", "### Drifted or failing (root causes first)", "", "| claim | status | file | why |",
