@@ -1,8 +1,10 @@
 """The command line: thin wrappers over library calls.
 
 Exit codes (every command that checks): 0 all good, 1 a figure drifted, 2 the input could not be
-used (2 wins over 1). Only ``LedgerError`` is caught and printed; anything else is a bug and shows
-its traceback.
+used (2 wins over 1). What is caught is printed as one ``error:`` line with exit 2: a ``LedgerError``
+(bad input, with its place), an ``OSError`` writing verify's reports, and the ``ImportError`` of a
+missing extra (torch for ``probe``, the web extra for ``refresh``). Nothing else is
+caught: any other exception is a bug, and Python prints its traceback (and exits 1).
 """
 
 from __future__ import annotations

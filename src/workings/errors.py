@@ -2,8 +2,8 @@
 
 A *problem* is something wrong with one record, reported with its place and collected so that a run
 reports every problem at once. A ``LedgerError`` is raised inside a computation and turned into a
-problem by the caller that knows the place; the CLI catches only ``LedgerError``, so a real bug
-still shows its traceback.
+problem by the caller that knows the place. The CLI catches ``LedgerError`` (and only the few other
+exceptions its docstring names), so a real bug still shows its traceback.
 """
 
 from __future__ import annotations
