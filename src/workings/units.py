@@ -12,9 +12,21 @@ import re
 from fractions import Fraction
 from importlib import resources
 
+from typing import TYPE_CHECKING, Any
+
 import pint
 
 from .errors import UnitError
+
+if TYPE_CHECKING:
+    from .figures import Figure
+
+# pint's Quantity and Unit types are generic over the magnitude and the registry, and its arithmetic
+# is typed loosely; here a quantity is always one of registry()'s, with a Fraction magnitude, and a
+# "value" is such a quantity or a plain Fraction (a pure number). The aliases say which is meant.
+Quantity = Any
+Unit = Any
+Value = Any
 
 # "KB" is printed often and means kB (1000 B) or KiB (1024 B) depending on the author.
 AMBIGUOUS_PREFIX = {"K": ("k", "Ki")}
@@ -34,16 +46,16 @@ _PREFIXED_BYTES = re.compile(r"(?<![A-Za-z])(Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P)(B|bit)(
 
 
 @functools.cache
-def registry() -> pint.UnitRegistry:
+def registry() -> pint.UnitRegistry[Any]:
     text = resources.files("workings").joinpath("units.txt").read_text(encoding="utf-8")
-    reg: pint.UnitRegistry = pint.UnitRegistry(None, non_int_type=Fraction, cache_folder=None, autoconvert_offset_to_baseunit=False)
+    reg: pint.UnitRegistry[Any] = pint.UnitRegistry(None, non_int_type=Fraction, cache_folder=None, autoconvert_offset_to_baseunit=False)
     reg.load_definitions(text.splitlines())
     reg.define("Mtoken = 1000000 * token")
     return reg
 
 
 @functools.lru_cache(maxsize=4096)
-def parse_unit(text: str):
+def parse_unit(text: str) -> Unit:
     """The pint unit for ``text`` (``"B/token"``, ``"GiB"``, ``""`` for a pure number)."""
     text = text.strip()
     if not text:
@@ -71,7 +83,7 @@ def _power_message(text: str) -> str:
             f"{MAX_UNIT_POWER} (B^2, B**2), written once")
 
 
-def read_quantity(text: str, *, printed: bool = False):
+def read_quantity(text: str, *, printed: bool = False) -> Figure:
     """A number then a unit, as a record writes it (a figure, a literal input, a declared value, an
     erratum's recomputed value): the ``figures.Figure``, its unit parsed here so that the cap on powers
     and every unit check hold wherever a record writes a quantity. ``printed``: a figure as printed,
@@ -107,34 +119,34 @@ def other_reading(text: str) -> str | None:
     return swapped if swapped != text else None
 
 
-def _fraction(value) -> Fraction:
+def _fraction(value: Value) -> Fraction:
     return value if type(value) is Fraction else Fraction(value)
 
 
-def quantity(magnitude, unit_text: str = ""):
+def quantity(magnitude: Fraction | int | str, unit_text: str = "") -> Quantity:
     from .quick import quantity as build  # pint's Quantity, built without its constructor's checks
 
     return build(magnitude, unit_text)
 
 
-def dimensionless(magnitude):
+def dimensionless(magnitude: Fraction | int) -> Quantity:
     return _quantity_class()(_fraction(magnitude), _dimensionless_unit())
 
 
 @functools.cache
-def _quantity_class():
+def _quantity_class() -> Any:
     return registry().Quantity
 
 
-def is_quantity(value) -> bool:
+def is_quantity(value: object) -> bool:
     return isinstance(value, _quantity_class())
 
 
-def same_dimension(a, b) -> bool:
-    return a.dimensionality == b.dimensionality
+def same_dimension(a: Quantity, b: Quantity) -> bool:
+    return bool(a.dimensionality == b.dimensionality)
 
 
-def convert(value, unit_text: str) -> Fraction:
+def convert(value: Value, unit_text: str) -> Fraction:
     """``value`` expressed in ``unit_text``, as an exact fraction; UnitError on a dimension mismatch."""
     if not is_quantity(value):
         value = dimensionless(value)
@@ -148,12 +160,12 @@ def convert(value, unit_text: str) -> Fraction:
 
 
 @functools.cache
-def _dimensionless_unit():
+def _dimensionless_unit() -> Unit:
     return registry().dimensionless
 
 
 @functools.lru_cache(maxsize=4096)
-def _display_form(container) -> tuple[str, Fraction]:
+def _display_form(container: Any) -> tuple[str, Fraction]:
     """For a unit (its hashable container): the unit label to show and the factor into it.
 
     Mixed units are reduced (GiB*token/B is shown as token) and like ratios cancel (GiB/GB is a pure
@@ -167,7 +179,7 @@ def _display_form(container) -> tuple[str, Fraction]:
     return _label(one._units), Fraction(one.magnitude)
 
 
-def _label(container) -> str:
+def _label(container: Any) -> str:
     """``B/token``, ``B^2``, ``USD/Mtoken``: symbols, positive powers first, then ``/`` and the rest.
 
     Written here rather than with pint's formatter, which cannot format Fraction exponents."""
@@ -183,7 +195,7 @@ def _label(container) -> str:
     return label + "".join(f"/{d}" for d in down)
 
 
-def display_form(value) -> tuple[Fraction, str]:
+def display_form(value: Value) -> tuple[Fraction, str]:
     """``value`` as (magnitude, unit label) for display: reduced, ratios cancelled, exact."""
     if not is_quantity(value):
         return _fraction(value), ""
@@ -192,19 +204,19 @@ def display_form(value) -> tuple[Fraction, str]:
     return (magnitude if factor == 1 else magnitude * factor), label
 
 
-def unit_label(value) -> str:
+def unit_label(value: Value) -> str:
     """A short unit string for display: ``B/token``, ``GiB``; empty for a pure number."""
     return display_form(value)[1]
 
 
-def describe_dimension(dims) -> str:
+def describe_dimension(dims: Any) -> str:
     """``information / token``, ``information^2``; written here because pint's formatter cannot
     format the Fraction powers this registry uses (B^2 vs B ended in a TypeError)."""
     items = sorted(dict(dims).items())
     if not items:
         return "a pure number"
 
-    def word(name, power):
+    def word(name: str, power: Fraction | int) -> str:
         power = Fraction(power)
         name = name.strip("[]")
         return name if abs(power) == 1 else f"{name}^{abs(power)}"
