@@ -9,9 +9,9 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The core held to --strict: the records, the comparison and the report. (workings.units and
-# workings.engine, which pass pint quantities around, are checked at mypy's defaults for now.)
-CORE = {"workings.models", "workings.sources", "workings.compare", "workings.report"}
+# The core held to --strict: the records, units, the engine, the comparison and the report.
+CORE = {"workings.models", "workings.sources", "workings.units", "workings.engine", "workings.compare",
+        "workings.report"}
 
 
 def _strict_modules() -> set[str]:

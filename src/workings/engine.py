@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import dependence, expr, units
 from .compare import compare_figure
@@ -19,12 +21,15 @@ from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number, read_figure
 from .loader import Ledger
-from .models import GRADES, Claim, Erratum
+from .models import GRADES, Claim, Erratum, Input
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
 from .sources import number_value
 
 if TYPE_CHECKING:
-    from .measurements import Beside
+    from .measurements import Beside, Measurement
+
+# each evaluated claim: its result, and the value its dependants use (None: they cannot)
+_Done = dict[str, tuple[ClaimResult, units.Value]]
 
 
 def evaluate_ledger(ledger: Ledger) -> Report:
@@ -67,7 +72,7 @@ def evaluate_ledger(ledger: Ledger) -> Report:
     return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(problems)))
 
 
-def _evaluate_contained(ledger: Ledger, claim: Claim, done: dict):
+def _evaluate_contained(ledger: Ledger, claim: Claim, done: _Done) -> tuple[ClaimResult, units.Value]:
     """One claim's evaluation; an unexpected exception (a bug in workings that a record set off)
     becomes that claim's error instead of stopping the run for every other claim."""
     evaluation = _Evaluation(ledger, claim, done)
@@ -79,7 +84,7 @@ def _evaluate_contained(ledger: Ledger, claim: Claim, done: dict):
         return _failed(claim, "error", text, key=".".join(evaluation.where), path=evaluation.where), None
 
 
-def _order(claims: dict) -> tuple[list[str], dict[str, str]]:
+def _order(claims: dict[str, Claim]) -> tuple[list[str], dict[str, str]]:
     """Claims in dependency order, and the claims on a cycle with the cycle spelled out."""
     order, state, cycles = [], {}, {}
     for start in sorted(claims):
@@ -106,22 +111,22 @@ def _order(claims: dict) -> tuple[list[str], dict[str, str]]:
     return order, cycles
 
 
-def _deps(claim: Claim, claims: dict) -> list[str]:
+def _deps(claim: Claim, claims: dict[str, Claim]) -> list[str]:
     return sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None and i.claim in claims})
 
 
 class _Evaluation:
     """One claim's evaluation: inputs, steps, then the figure or the check."""
 
-    def __init__(self, ledger: Ledger, claim: Claim, done: dict):
+    def __init__(self, ledger: Ledger, claim: Claim, done: _Done):
         self.ledger, self.claim, self.done = ledger, claim, done
         self.messages: list[Message] = []
         self.inputs: list[InputResult] = []
         self.steps: list[StepResult] = []
         self.status: str | None = None  # set early by an input that decides it
-        self.where: tuple = ("compute",)  # the key being evaluated, for an unexpected failure's message
+        self.where: tuple[str, ...] = ("compute",)  # the key being evaluated, for an unexpected failure's message
 
-    def problem(self, kind: str, text: str, *path) -> None:
+    def problem(self, kind: str, text: str, *path: str | int) -> None:
         self.messages.append(Message(kind=kind, text=text, file=self.claim.file,
                                      line=self.claim.line_of(*path), key=".".join(str(p) for p in path)))
 
@@ -158,7 +163,8 @@ class _Evaluation:
         # what the value is computed from decides whether anything backs it (dependence.py)
         self.dependence = dependence.analyse(
             claim, inputs_env, dict(env), cites=self.cites, steps=self.steps,
-            upstream={i.claim: self.done[i.claim][0].basis for i in claim.inputs if i.kind == "claim"},
+            upstream={i.claim: self.done[i.claim][0].basis for i in claim.inputs
+                      if i.kind == "claim" and i.claim is not None},
             measurements=[m for m in self.ledger.measurements if m.claim == claim.id])
         result, value = self.compare(value, env)
         # claims built on an unchecked figure are unchecked too, except one resting on stated
@@ -166,17 +172,17 @@ class _Evaluation:
         passed = result.status != "unchecked" or self.dependence.basis == "assumptions-only"
         return result, (value if passed else None)
 
-    def resolve(self, item):
+    def resolve(self, item: Input) -> units.Value:
         claim = self.claim
         path = ("inputs", item.name)
         if item.kind == "literal":
-            value = units.quantity(item.value, item.unit)
+            value = units.quantity(_given(item.value, "a literal input's number"), item.unit)
             self.inputs.append(InputResult(name=item.name, text=item.text, kind="literal", result=_quantity(value),
                                            assumption=claim.assumptions.get(item.name)))
             return value
         if item.kind == "source":
             return self.resolve_source(item, path)
-        other = self.done.get(item.claim)
+        other = self.done.get(item.claim) if item.claim is not None else None
         if other is None:
             known = "a claim with an invalid record" if any(b.id == item.claim for b in self.ledger.bad_claims) else "no such claim"
             self.problem("error", f"claim:{item.claim}: {known}", *path)
@@ -195,8 +201,9 @@ class _Evaluation:
             self.messages.append(Message(kind="unchecked", text=f"input claim {item.claim!r} is unchecked"))
         return value
 
-    def resolve_source(self, item, path):
-        source = self.ledger.sources.get(item.source)
+    def resolve_source(self, item: Input, path: tuple[str, str]) -> units.Value:
+        source = self.ledger.sources.get(item.source) if item.source is not None else None
+        key = _given(item.key, "a source input's key")
         if source is None:
             why = "its record is invalid" if item.source in self.ledger.bad_sources else "no such source in ledger/sources/"
             self.problem("error", f"unknown source {item.source!r} ({why})", *path)
@@ -206,28 +213,28 @@ class _Evaluation:
             if item.dtype:  # dtype:src#key: the width of the dtype the source names, in bytes
                 snapshot = self.ledger.snapshots.get(item.source)
                 if snapshot is None:
-                    raise LedgerError(f"source {item.source!r} has no snapshot to read {item.key!r} from")
-                name = snapshot.lookup_text(item.key)
-                magnitude, unit = bytes_per_value(name, f"{item.source}#{item.key}"), "B"
-                passage = f"{item.key}: {name}"  # what was read, shown beside the 2 B
-            elif item.key in source.values:
-                declared = source.values[item.key]
+                    raise LedgerError(f"source {item.source!r} has no snapshot to read {key!r} from")
+                name = snapshot.lookup_text(key)
+                magnitude, unit = bytes_per_value(name, f"{item.source}#{key}"), "B"
+                passage = f"{key}: {name}"  # what was read, shown beside the 2 B
+            elif key in source.values:
+                declared = source.values[key]
                 if item.unit and declared.unit:
-                    raise LedgerError(f"{item.source}#{item.key} already has the unit {declared.unit}")
+                    raise LedgerError(f"{item.source}#{key} already has the unit {declared.unit}")
                 magnitude, unit, passage = declared.value, declared.unit or item.unit, declared.passage
-            elif item.key.startswith("safetensors.") and source.safetensors:
+            elif key.startswith("safetensors.") and source.safetensors:
                 # parameter counts refresh read from the official shards' headers
-                magnitude, unit = _lookup_safetensors(source.safetensors, item.key), item.unit
+                magnitude, unit = _lookup_safetensors(source.safetensors, key), item.unit
             else:
                 snapshot = self.ledger.snapshots.get(item.source)
                 if snapshot is None:
-                    raise LedgerError(f"source {item.source!r} has no snapshot to read {item.key!r} from")
-                magnitude, unit = number_value(snapshot.lookup(item.key)), item.unit
+                    raise LedgerError(f"source {item.source!r} has no snapshot to read {key!r} from")
+                magnitude, unit = number_value(snapshot.lookup(key)), item.unit
             value = units.quantity(magnitude, unit)
         except LedgerError as exc:
             self.problem("error", str(exc), *path)
             return None
-        self.inputs.append(InputResult(name=item.name, text=item.text, kind="source", source=item.source, key=item.key,
+        self.inputs.append(InputResult(name=item.name, text=item.text, kind="source", source=item.source, key=key,
                                        grade=source.grade, passage=passage, result=_quantity(value),
                                        assumption=self.claim.assumptions.get(item.name)))
         return value
@@ -246,7 +253,7 @@ class _Evaluation:
             out.append(Citation(source=source_id, passage_id=pid, text=text, grade=source.grade, states=states))
         return tuple(out)
 
-    def compare(self, value, env) -> tuple[ClaimResult, object]:
+    def compare(self, value: units.Value, env: dict[str, units.Value]) -> tuple[ClaimResult, object]:
         claim = self.claim
         self.where = ("check",) if claim.check is not None else ("figure",)
         if claim.check is not None:
@@ -270,7 +277,7 @@ class _Evaluation:
             status = "drift"
         return self.finish(status, value), value
 
-    def erratum(self, erratum: Erratum, value) -> str:
+    def erratum(self, erratum: Erratum, value: units.Value) -> str:
         acknowledged = erratum.recomputed
         self.where = ("erratum", "recomputed")
         try:
@@ -289,7 +296,7 @@ class _Evaluation:
                      f"{outcome.comparison.recomputed.display}", "erratum", "recomputed")
         return "drift"
 
-    def check(self, env, value) -> tuple[ClaimResult, object]:
+    def check(self, env: dict[str, units.Value], value: units.Value) -> tuple[ClaimResult, object]:
         check, tree = self.claim.check, self.claim.check_tree
         assert check is not None and tree is not None  # models.Claim parses a check when it reads one
         try:
@@ -315,7 +322,7 @@ class _Evaluation:
             status = "drift"
         return self.finish(status, value), value
 
-    def finish(self, status: str, value, reason: str | None = None) -> ClaimResult:
+    def finish(self, status: str, value: units.Value, reason: str | None = None) -> ClaimResult:
         claim = self.claim
         found = getattr(self, "dependence", None)
         if found is not None and status in ("verified", "erratum") and not dependence.backed(found, claim.label):
@@ -341,7 +348,18 @@ class _Evaluation:
             basis=found.basis if found is not None and status != "error" else "none", dependence=found)
 
 
-def _lookup_safetensors(data: dict, key: str) -> Fraction:
+_T = TypeVar("_T")
+
+
+def _given(value: _T | None, what: str) -> _T:
+    """A part models.Input always sets for its kind. Its absence is a bug: the ValueError becomes that
+    claim's error (``_evaluate_contained``), and the rest of the run goes on."""
+    if value is None:
+        raise ValueError(f"{what} is missing")
+    return value
+
+
+def _lookup_safetensors(data: dict[str, Any], key: str) -> Fraction:
     node = data
     for part in key.split(".")[1:]:
         if not isinstance(node, dict) or part not in node:
@@ -352,12 +370,12 @@ def _lookup_safetensors(data: dict, key: str) -> Fraction:
     return Fraction(node)
 
 
-def _reason(status: str, messages) -> str:
+def _reason(status: str, messages: list[Message]) -> str:
     wanted = {"verified": ("note", "ambiguous"), "erratum": ("erratum",), "drift": ("drift", "ambiguous"),
               "error": ("error",), "unchecked": ("unchecked",)}[status]
     for message in sorted(messages, key=lambda m: not m.key.startswith("erratum")):  # a moved erratum first
         if message.kind in wanted:
-            return message.text
+            return str(message.text)
     return {"verified": "recomputed and printed agree"}.get(status, "")
 
 
@@ -370,7 +388,7 @@ def _sides(check: str) -> list[str]:
     return [ast.unparse(n) for n in (tree.left, *tree.comparators)]
 
 
-def _in_unit_of(first, value) -> Quantity:
+def _in_unit_of(first: units.Value, value: units.Value) -> Quantity:
     """``value`` shown in the unit ``first`` is shown in, so both sides of a check read alike."""
     shown = _quantity(first)
     if shown.unit and units.is_quantity(value):
@@ -379,20 +397,20 @@ def _in_unit_of(first, value) -> Quantity:
     return _quantity(value)
 
 
-def _quantity(value) -> Quantity:
+def _quantity(value: units.Value) -> Quantity:
     magnitude, unit = units.display_form(value)
     return Quantity(value=magnitude, unit=unit, display=f"{format_number(magnitude)} {unit}".strip())
 
 
-def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple = ()) -> ClaimResult:
+def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple[str | int, ...] = ()) -> ClaimResult:
     message = Message(kind="error", text=text, file=claim.file, line=claim.line_of(*(path or (key,))), key=key)
     return ClaimResult(id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said,
                        also_said=claim.also_said, label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
                        messages=(message,))
 
 
-def _with_links(result: ClaimResult, ledger: Ledger, sources: frozenset, used_by: list[str],
-                measured) -> ClaimResult:
+def _with_links(result: ClaimResult, ledger: Ledger, sources: frozenset[str], used_by: list[str],
+                measured: Sequence[Measurement]) -> ClaimResult:
     grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
     grade = max(grades, key=GRADES.index) if grades else None
     measurements: tuple[Beside, ...] = ()
@@ -404,14 +422,14 @@ def _with_links(result: ClaimResult, ledger: Ledger, sources: frozenset, used_by
                    measurements=measurements)
 
 
-def _upstream_sources(done: dict) -> dict[str, frozenset]:
+def _upstream_sources(done: _Done) -> dict[str, frozenset[str]]:
     """For each claim, the sources its inputs read and its cites quote, and those of every claim
     upstream of it.
 
     ``done`` is in dependency order, so each claim's set is its own sources joined with the finished
     sets of the claims it uses: every edge of the graph is looked at once. (Walking the whole upstream
     again for each claim made a chain of 5,000 claims take a minute and a half.)"""
-    found: dict[str, frozenset] = {}
+    found: dict[str, frozenset[str]] = {}
     for claim_id, (result, _) in done.items():
         sources = {i.source for i in result.inputs if i.source} | {c.source for c in result.cites}
         for dep in result.uses:
@@ -444,7 +462,7 @@ def _sources(ledger: Ledger, claims: list[ClaimResult]) -> list[SourceResult]:
     return sorted(out, key=lambda s: s.id)
 
 
-def verify(root) -> Report:
+def verify(root: str | os.PathLike[str]) -> Report:
     """Load the ledger at ``root`` and evaluate every claim: the library call behind ``workings verify``."""
     import gc
 
