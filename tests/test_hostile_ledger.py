@@ -390,3 +390,73 @@ def test_a_merge_key_in_a_source_record_is_refused_too(tmp_path):
     done = run(led.root, "verify", "-q")
     assert done.returncode == 2
     assert "ledger/sources/qwen.yaml:6: merge keys (<<) are not allowed in records: write each key out" in done.stdout
+
+
+# --- digits of other scripts, and digits grouped with spaces ----------------------------------------
+
+def _per_token_with(figure: str) -> str:
+    return PER_TOKEN.replace("figure: 196,608 B/token", f'figure: "{figure}"')
+
+
+@pytest.mark.parametrize("figure, digit, name", [
+    ("١٩٦,٦٠٨ B/token", "١", "ARABIC-INDIC DIGIT ONE"),
+    ("１９６,６０８ B/token", "１", "FULLWIDTH DIGIT ONE"),
+    ("196,6٠8 B/token", "٠", "ARABIC-INDIC DIGIT ZERO"),
+    ("१९६,६०८ B/token", "१", "DEVANAGARI DIGIT ONE"),
+])
+def test_a_figure_in_another_scripts_digits_is_refused_not_read_as_196608(tmp_path, figure, digit, name):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/per-token", _per_token_with(figure))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert (f"claims/kv/per-token.yaml:2: figure: '{figure}' has the digit '{digit}' ({name}), not one of 0-9: "
+            "write the figure's number in ASCII digits (said keeps the sentence as printed)") in done.stdout
+    assert "verified" not in done.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("figure, mark", [
+    ("196\u202f608 B/token", "'\\u202f' (U+202F NARROW NO-BREAK SPACE)"),
+    ("196\u00a0608 B/token", "'\\xa0' (U+00A0 NO-BREAK SPACE)"),
+    ("196 608 B/token", "a space"),
+    ("196'608 B/token", "\"'\" (U+0027 APOSTROPHE)"),
+])
+def test_a_figure_grouped_with_a_space_says_so_not_unknown_unit(tmp_path, figure, mark):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/per-token", _per_token_with(figure))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert (f"claims/kv/per-token.yaml:2: figure: {figure!r}: the number's digits are grouped with {mark}; "
+            "write it as 196,608 or without grouping (said keeps the sentence as printed)") in done.stdout
+    assert "unknown unit" not in done.stdout
+
+
+@pytest.mark.parametrize("where, text, line, key", [
+    ("literal", "  value_bytes: ٢ B\n", 9, "inputs.value_bytes"),
+    ("within", "within: ٥%\n", 15, "within"),
+])
+def test_other_scripts_digits_are_refused_in_inputs_and_tolerances_too(tmp_path, where, text, line, key):
+    led = TmpLedger(tmp_path / "root").qwen()
+    record = PER_TOKEN.replace("  value_bytes: 2 B\n", text) if where == "literal" else PER_TOKEN + text
+    led.claim("kv/per-token", record)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"claims/kv/per-token.yaml:{line}: {key}: " in done.stdout
+
+
+def test_a_text_snapshot_value_in_other_digits_is_not_read_as_a_number(tmp_path):
+    led = TmpLedger(tmp_path / "root")
+    led.source("qwen", raw='{"num_hidden_layers": ٤٨}\n'.encode(), fmt="text")
+    led.claim("kv/layers", 'said: "It has 48 layers."\nfigure: "48"\nlabel: quoted\ninputs:\n'
+                           "  layers: qwen#num_hidden_layers\ncompute:\n  n: layers\n")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert "claims/kv/layers.yaml:5: inputs.layers: key 'num_hidden_layers' is not in snapshot" in done.stdout
+
+
+def test_a_step_with_a_full_width_digit_in_a_name_is_refused(tmp_path):
+    led = ledger(tmp_path, h='said: "x"\nfigure: "1 B"\nlabel: derived\ninputs:\n  x1: 1 B\nassumptions: {x1: y}\n'
+                             "compute:\n  a: x１\n")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert ("claims/t/h.yaml:8: compute.a: '１' (FULLWIDTH DIGIT ONE) is not an ASCII letter or digit: names and "
+            "numbers in steps are written in ASCII") in done.stdout

@@ -32,7 +32,7 @@ DEVICE_TYPES = ("cpu", "cuda")
 #   at-most: the estimate is an upper bound; the measured value must not exceed it
 RELATIONS = ("equal", "at-most")
 ALLOCATORS = {"cpu": ("storage", "budget"), "cuda": ("cuda-caching",)}
-_NUMBER = re.compile(r"-?\d{1,200}(/[1-9]\d{0,199})?")
+_NUMBER = re.compile(r"-?\d{1,200}(/[1-9]\d{0,199})?", re.ASCII)  # 0-9 only: Python reads other scripts' digits too
 # The comparison is the probe's, not the file's: a record cannot loosen it.
 PROBE_RELATION = {"kv-bytes": "equal", "quant": "equal", "fit": "at-most"}
 MAX_QUANT_TOLERANCE = Fraction(1, 10)  # a quant claim's own `within:`, at most 10%

@@ -327,7 +327,7 @@ def _percent(c: Checker, raw) -> Fraction | None:
     text = c.text(("within",), raw if not isinstance(raw, (int, float)) or isinstance(raw, bool) else str(raw))
     if text is None:
         return None
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*", text)
     if not match or not 0 < Fraction(match.group(1)) <= 100:
         c.problem(("within",), f"expected a tolerance like '5%'; got {text!r}")
         return None
