@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PER_TOKEN, TmpLedger
+from tests.conftest import FULL_WINDOW, PER_TOKEN, TmpLedger
 
 OK = 'said: "It is 1 B."\nfigure: "1 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 
@@ -460,3 +460,65 @@ def test_a_step_with_a_full_width_digit_in_a_name_is_refused(tmp_path):
     assert done.returncode == 2
     assert ("claims/t/h.yaml:8: compute.a: '１' (FULLWIDTH DIGIT ONE) is not an ASCII letter or digit: names and "
             "numbers in steps are written in ASCII") in done.stdout
+
+
+# --- an erratum acknowledged coarsely ----------------------------------------------------------------
+
+WRONG_WINDOW = FULL_WINDOW.replace("figure: 198.6 GB", "figure: 150.0 GB") + \
+    "erratum:\n  reason: printed before the window was checked\n  recomputed: \"{acknowledged}\"\n"
+
+
+@pytest.mark.parametrize("acknowledged, message", [
+    ("0.0 PB", "the acknowledged value is in PB, not in the figure's unit (GB): write it in that unit, to at least "
+               "the figure's 1 decimal, so that a later change still shows"),
+    ("0.2 TB", "the acknowledged value is in TB, not in the figure's unit (GB): write it in that unit, to at least "
+               "the figure's 1 decimal, so that a later change still shows"),
+    ("198.6 GiB", "the acknowledged value is in GiB, not in the figure's unit (GB): write it in that unit, to at "
+                  "least the figure's 1 decimal, so that a later change still shows"),
+])
+def test_an_erratum_acknowledged_in_a_coarser_unit_is_refused(tmp_path, acknowledged, message):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged=acknowledged))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"claims/kv/full-window.yaml:11: erratum.recomputed: {message}" in done.stdout
+
+
+def test_an_erratum_at_the_figures_precision_holds_and_still_shows_a_later_change(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged="198.6 GB"))
+    done = run(led.root, "verify")
+    assert done.returncode == 0 and "ERRATUM" in done.stdout
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged="198.57 GB"))
+    assert run(led.root, "verify").returncode == 0
+    # the window moves by a few thousand tokens: "0.0 PB" would still have held; 198.6 GB does not
+    led.source("qwen", raw=b'{"hidden_size": 5120, "max_position_embeddings": 1020000, "num_attention_heads": 40,'
+                           b' "num_hidden_layers": 48, "num_key_value_heads": 8}\n')
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged="198.6 GB"))
+    moved = run(led.root, "verify", "-q")
+    assert moved.returncode == 1
+    assert ("claims/kv/full-window.yaml:11: erratum.recomputed: the erratum acknowledged 198.6 GB, but the recomputed "
+            "value is now 200.54016 GB") in moved.stdout
+
+
+def test_an_erratum_written_to_fewer_decimals_than_the_figure_is_refused(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/full-window", WRONG_WINDOW.replace("150.0 GB", "150.00 GB").format(acknowledged="198.6 GB"))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert ("claims/kv/full-window.yaml:11: erratum.recomputed: the acknowledged value is written to 1 decimal, "
+            "coarser than the figure (2 decimals): it would hide a later change; write the recomputed value to at "
+            "least the figure's precision") in done.stdout
+
+
+def test_a_relations_erratum_needs_two_significant_digits(tmp_path):
+    record = ('said: "Pro costs ten times Flash."\ncheck: "gap >= 10"\nlabel: derived\ninputs:\n  pro: 33 USD\n'
+              "  flash: 10 USD\nassumptions: {pro: y, flash: y}\ncompute:\n  gap: pro / flash\n"
+              'erratum:\n  reason: the gap is 3.3\n  recomputed: "{acknowledged}"\n')
+    led = ledger(tmp_path, h=record.replace("{acknowledged}", "0.0"))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert ("claims/t/h.yaml:12: erratum.recomputed: the acknowledged value shows fewer than two significant digits, "
+            "so it would hide a later change: write the recomputed value with more digits (or exactly)") in done.stdout
+    led.claim("t/h", record.replace("{acknowledged}", "3.3"))
+    assert run(led.root, "verify").returncode == 0
