@@ -522,3 +522,47 @@ def test_a_relations_erratum_needs_two_significant_digits(tmp_path):
             "so it would hide a later change: write the recomputed value with more digits (or exactly)") in done.stdout
     led.claim("t/h", record.replace("{acknowledged}", "3.3"))
     assert run(led.root, "verify").returncode == 0
+
+
+# --- a measurement that disagrees with its estimate fails verify, and is listed even with -q ------------
+
+def _measured(led: TmpLedger, result: str, estimate: str = "196608") -> None:
+    from tests.test_measured_beside import MEASUREMENT
+
+    folder = led.root / "ledger" / "measurements" / "kv"
+    folder.mkdir(parents=True, exist_ok=True)
+    text = MEASUREMENT.format(claim="kv/per-token", estimate=estimate).replace(
+        "result: {unit: B/token, value: '196608'}", f"result: {{unit: B/token, value: '{result}'}}")
+    (folder / "per-token--cpu--2026-11-29.yaml").write_text(text)
+
+
+def test_a_disagreeing_measurement_fails_verify_and_is_listed_with_q(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="204800")
+    done = run(led.root, "verify", "-q", "--junit", str(tmp_path / "junit.xml"))
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("ok               196,608 B/token  196,608 B/token")
+    assert "measured 204,800 B/token on CPU (not a GPU measurement): DISAGREES" in done.stdout
+    assert done.stdout.endswith("2 claims: 2 verified; 1 measurement disagrees\n")
+    junit = (tmp_path / "junit.xml").read_text()
+    assert 'failures="1"' in junit and '<failure type="measurement" message="measured 204,800 B/token' in junit
+    annotated = subprocess.run([sys.executable, "-m", "workings", "verify", "-q", "--root", str(led.root)],
+                               capture_output=True, text=True, timeout=60,
+                               env=dict(os.environ, GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=""))
+    assert "::error file=claims/kv/per-token.yaml,line=1::kv/per-token: measured 204,800 B/token" in annotated.stdout
+
+
+def test_a_stale_measurement_is_shown_with_q_but_does_not_fail(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="204800", estimate="204800")  # measured against an estimate the claim no longer computes
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 0
+    assert "measured 204,800 B/token on CPU (not a GPU measurement): stale" in done.stdout
+    assert done.stdout.endswith("2 claims: 2 verified\n")
+
+
+def test_an_agreeing_measurement_stays_quiet_with_q(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="196608")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 0 and done.stdout == "2 claims: 2 verified\n"

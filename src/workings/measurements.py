@@ -282,6 +282,11 @@ class Beside:
     holds: bool
     agreement: str
     stale: str | None  # set when the claim now computes a different estimate than the probe compared with
+
+    @property
+    def contradicts(self) -> bool:
+        """A current measurement (not stale) that disagrees with the claim's estimate: verify exits 1."""
+        return not self.holds and self.stale is None
     date: str
     command: str
     software: dict
