@@ -6,7 +6,8 @@
 
 Two kinds of generated ledger, each claim a chain link (chains of 10) with three steps:
 
-  a  inputs typed into the record (``48``, ``2 B``), each with its stated assumption;
+  a  inputs typed into the record (``48``, ``2 B``), each with its stated assumption (labelled
+     estimates: a figure resting on stated assumptions alone is verified only as one);
   b  inputs read from a model's config snapshot through its source record (``cfg-7#num_hidden_layers``),
      as editors write them: 100 configs, each with its own record and archived bytes.
 
@@ -79,8 +80,10 @@ def make_ledger(root: Path, n: int, variant: str = "b", *, group_prefix: str = "
         if chained:
             inputs += f"  prev: claim:{group_prefix}{(i - 1) // 500}/c{i - 1}\n"
         step = "prev + per_token" if chained else "per_token"
+        # typed inputs rest on stated assumptions alone: verified only as estimates (README, the words)
+        label = "estimate" if variant == "a" else "derived"
         (group / f"c{i}.yaml").write_text(
-            f'said: "Synthetic claim {i} is {figure}."\nfigure: {figure}\nlabel: derived\ninputs:\n{inputs}'
+            f'said: "Synthetic claim {i} is {figure}."\nfigure: {figure}\nlabel: {label}\ninputs:\n{inputs}'
             f"assumptions:\n{assumptions}compute:\n  head_dim: hidden / heads\n"
             f"  per_token: 2 * layers * kv * head_dim * value_bytes / token\n  total: {step}\n")
 

@@ -22,8 +22,9 @@ def test_verify_all_good(tmp_ledger):
     result = run("verify", "--root", tmp_ledger.root)
     assert result.exit_code == 0
     assert result.output == (
-        "ok                      198.6 GB  198.57408 GB               kv/full-window\n"
-        "ok               196,608 B/token  196,608 B/token            kv/per-token\n"
+        "ok                      198.6 GB  198.57408 GB               recomputed       kv/full-window\n"
+        "ok               196,608 B/token  196,608 B/token            recomputed       kv/per-token\n"
+        "basis: 2 recomputed\n"
         "2 claims: 2 verified\n")
 
 
@@ -33,11 +34,12 @@ def test_drift_exits_1_and_propagates_to_claims_built_on_it(tmp_ledger):
     result = run("verify", "--root", tmp_ledger.root)
     assert result.exit_code == 1
     assert result.output == (
-        "DRIFT                   198.6 GB  198.57408 GB               kv/full-window\n"
+        "DRIFT                   198.6 GB  198.57408 GB               recomputed       kv/full-window\n"
         "          claims/kv/full-window.yaml:5: inputs.per_token: input claim 'kv/per-token' drifted: printed 196,680 B/token, "
         "recomputed 196,608 B/token (exact)\n"
-        "DRIFT            196,680 B/token  196,608 B/token            kv/per-token\n"
+        "DRIFT            196,680 B/token  196,608 B/token            recomputed       kv/per-token\n"
         "          claims/kv/per-token.yaml:2: figure: printed 196,680 B/token, recomputed 196,608 B/token (exact)\n"
+        "basis: 2 recomputed\n"
         "2 claims: 0 verified, 2 drift\n")
 
 
@@ -47,7 +49,7 @@ def test_invalid_input_exits_2_even_with_drift(tmp_ledger):
     tmp_ledger.claim("kv/broken", "said: x\n")
     result = run("verify", "--root", tmp_ledger.root)
     assert result.exit_code == 2
-    assert ("ERROR                                                        kv/broken\n"
+    assert ("ERROR                                                                         kv/broken\n"
             "          claims/kv/broken.yaml:1: missing required key 'label'\n"
             "          claims/kv/broken.yaml:1: expected exactly one of 'figure' (a number as printed) and 'check' "
             "(a relation)\n") in result.output
@@ -58,14 +60,17 @@ def test_json_contract(tmp_ledger, tmp_path):
     out = tmp_path / "out" / "ledger.json"
     assert run("verify", "--root", tmp_ledger.root, "--json", out).exit_code == 0
     data = json.loads(out.read_text())
-    assert data["format"] == 1
+    assert data["format"] == 2
     assert data["summary"] == {"verified": 2, "erratum": 0, "drift": 0, "unchecked": 0, "error": 0, "total": 2,
-                               "problems": 0}
+                               "problems": 0, "basis": {"recomputed": 2, "restated": 0, "measured": 0,
+                                                        "assumptions-only": 0, "typed-only": 0, "none": 0}}
     claim = next(c for c in data["claims"] if c["id"] == "kv/full-window")
     assert {k: claim[k] for k in ("id", "status", "figure", "value", "unit", "file", "line", "messages")} == {
         "id": "kv/full-window", "status": "verified", "figure": "198.6 GB", "value": 198574080000, "unit": "B",
         "file": "claims/kv/full-window.yaml", "line": 1, "messages": []}
     assert claim["uses"] == ["kv/per-token"] and claim["grade"] == "copy"
+    assert claim["basis"] == "recomputed" and claim["dependence"] == {
+        "basis": "recomputed", "sourced": ["per_token", "window"], "assumed": [], "unused": [], "stating": []}
     junit = ET.parse(out.with_name("junit.xml")).getroot()
     assert junit.get("tests") == "2" and junit.get("failures") == "0"
 

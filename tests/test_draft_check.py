@@ -52,9 +52,11 @@ CLAIMS = {
     "sizing/vs-weights": 'said: "At the full window the cache is about 2.3 times the weights."\nfigure: "2.3"\n'
                          "label: derived\ninputs:\n  cache: claim:sizing/window-gb\n  weights: 13 GB\n"
                          "assumptions:\n  weights: The card's checkpoint size.\ncompute:\n  ratio: cache / weights\n",
-    "sizing/fp8": 'said: "FP8 halves the cache."\nfigure: "1/2"\nlabel: derived\ninputs:\n  fp8: 1 B\n  bf16: 2 B\n'
+    # literal inputs only: labelled estimates, which may rest on stated assumptions alone (as derived
+    # figures they would be unchecked)
+    "sizing/fp8": 'said: "FP8 halves the cache."\nfigure: "1/2"\nlabel: estimate\ninputs:\n  fp8: 1 B\n  bf16: 2 B\n'
                   "assumptions:\n  fp8: One byte.\n  bf16: Two bytes.\ncompute:\n  ratio: fp8 / bf16\n",
-    "sizing/quarter": 'said: "The new cache is a quarter of the old one."\nfigure: "1/4"\nlabel: derived\n'
+    "sizing/quarter": 'said: "The new cache is a quarter of the old one."\nfigure: "1/4"\nlabel: estimate\n'
                       "inputs:\n  new: 256 B\n  old: 1024 B\nassumptions:\n  new: New.\n  old: Old.\n"
                       "compute:\n  ratio: new / old\n",
     "sizing/per-layer": 'said: "Each layer stores 2,408 bytes per token."\nfigure: 2,408 B/token\nlabel: derived\n'
@@ -263,7 +265,7 @@ def test_a_failing_relation_is_reported_on_its_sentence(tmp_ledger):
 
 
 def test_a_recorded_erratum_on_a_set_aside_year_is_still_flagged(tmp_ledger):
-    tmp_ledger.claim("dates/v1-year", 'said: "It is a tenth of V1 from 2024."\nfigure: "2024"\nlabel: quoted\n'
+    tmp_ledger.claim("dates/v1-year", 'said: "It is a tenth of V1 from 2024."\nfigure: "2024"\nlabel: estimate\n'
                      "inputs:\n  year: 2023\nassumptions:\n  year: V1 came out in 2023.\ncompute:\n  y: year\n"
                      'erratum:\n  reason: "V1 came out in 2023."\n  recomputed: "2023"\n')
     check = check_text("Intro.\n\nIt is a tenth of V1 from 2024.\n", tmp_ledger.verify(), issue="dates")

@@ -14,7 +14,8 @@ import pytest
 
 from tests.conftest import FULL_WINDOW, PER_TOKEN, TmpLedger
 
-OK = 'said: "It is 1 B."\nfigure: "1 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+# literal inputs only: an estimate, the label that may rest on a stated assumption alone
+OK = 'said: "It is 1 B."\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 
 
 def run(root: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -46,24 +47,24 @@ POWER = "unit {unit!r}: a unit may be raised only to a whole power between -8 an
 
 POWER_CASES = {
     # name: (record, line, key, unit)
-    "figure": ('said: "x"\nfigure: "1 kB^100000000/B^100000000"\nlabel: derived\ninputs:\n  b: 1 B\n'
+    "figure": ('said: "x"\nfigure: "1 kB^100000000/B^100000000"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                "assumptions: {b: y}\ncompute:\n  a: b / B\n", 2, "figure", "kB^100000000/B^100000000"),
-    "figure-token-power": ('said: "x"\nfigure: "1 B/token**1000"\nlabel: derived\ninputs:\n  b: 1 B\n'
+    "figure-token-power": ('said: "x"\nfigure: "1 B/token**1000"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                            "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "B/token**1000"),
-    "figure-power-of-power": ('said: "x"\nfigure: "1 B^(9^9^9)"\nlabel: derived\ninputs:\n  b: 1 B\n'
+    "figure-power-of-power": ('said: "x"\nfigure: "1 B^(9^9^9)"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                               "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "B^(9^9^9)"),
-    "figure-grouped-power": ('said: "x"\nfigure: "1 (B^8)^8"\nlabel: derived\ninputs:\n  b: 1 B\n'
+    "figure-grouped-power": ('said: "x"\nfigure: "1 (B^8)^8"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                              "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "(B^8)^8"),
-    "figure-fractional-power": ('said: "x"\nfigure: "1 B^0.5"\nlabel: derived\ninputs:\n  b: 1 B\n'
+    "figure-fractional-power": ('said: "x"\nfigure: "1 B^0.5"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                                 "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "B^0.5"),
-    "literal-input": ('said: "x"\nfigure: "1"\nlabel: derived\ninputs:\n  b: 1 kB^100000000/B^100000000\n'
+    "literal-input": ('said: "x"\nfigure: "1"\nlabel: estimate\ninputs:\n  b: 1 kB^100000000/B^100000000\n'
                       "assumptions: {b: y}\ncompute:\n  a: b\n", 5, "inputs.b", "kB^100000000/B^100000000"),
     "source-key-unit": ('said: "x"\nfigure: "1"\nlabel: derived\ninputs:\n'
                         "  b: qwen#num_hidden_layers kB^100000000/B^100000000\ncompute:\n  a: b\n",
                         5, "inputs.b", "kB^100000000/B^100000000"),
     "reading": ('said: "x"\nfigure: "1 kB"\nlabel: derived\nreading: kB^100000000/B^99999999\ninputs:\n'
                 "  b: 1 kB\nassumptions: {b: y}\ncompute:\n  a: b\n", 4, "reading", "kB^100000000/B^99999999"),
-    "erratum-recomputed": ('said: "x"\nfigure: "2 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\n'
+    "erratum-recomputed": ('said: "x"\nfigure: "2 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\n'
                            "compute:\n  a: b\nerratum:\n  reason: a slip\n  recomputed: 1 kB^100000000/B^99999999\n",
                            11, "erratum.recomputed", "kB^100000000/B^99999999"),
 }
@@ -100,7 +101,7 @@ def test_a_huge_unit_power_ends_show_render_and_check_draft_too(tmp_path):
     rendered = run(led.root, "render", "--out", str(site))
     assert rendered.returncode == 0 and (site / "index.html").is_file()
     assert "a unit may be raised only to a whole power" in (site / "claims" / "t--h.html").read_text()
-    led.claim("t/two", 'said: "Each value takes 2 bytes."\nfigure: "2 B"\nlabel: derived\ninputs:\n  b: 2 B\n'
+    led.claim("t/two", 'said: "Each value takes 2 bytes."\nfigure: "2 B"\nlabel: estimate\ninputs:\n  b: 2 B\n'
                        "assumptions: {b: BF16}\ncompute:\n  a: b\n")
     draft = tmp_path / "draft.md"
     draft.write_text("Each value takes 2 bytes.<!-- claim: t/two -->\n")
@@ -110,7 +111,7 @@ def test_a_huge_unit_power_ends_show_render_and_check_draft_too(tmp_path):
 
 def test_a_squared_unit_against_a_plain_one_is_a_dimension_error_not_a_bug(tmp_path):
     """B^2 against B used to end in 'this is a bug in workings' (pint cannot format Fraction powers)."""
-    led = ledger(tmp_path, h='said: "x"\nfigure: "1 B^2"\nlabel: derived\ninputs:\n  b: 1 B\n'
+    led = ledger(tmp_path, h='said: "x"\nfigure: "1 B^2"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                              "assumptions: {b: y}\ncompute:\n  a: b\n")
     done = run(led.root, "verify", "-q")
     assert done.returncode == 2
@@ -118,7 +119,7 @@ def test_a_squared_unit_against_a_plain_one_is_a_dimension_error_not_a_bug(tmp_p
 
 
 def test_a_step_that_squares_a_unit_under_the_cap_still_works(tmp_path):
-    led = ledger(tmp_path, h='said: "x"\nfigure: "4 B^2"\nlabel: derived\ninputs:\n  b: 2 B\n'
+    led = ledger(tmp_path, h='said: "x"\nfigure: "4 B^2"\nlabel: estimate\ninputs:\n  b: 2 B\n'
                              "assumptions: {b: y}\ncompute:\n  a: b * b\n")
     done = run(led.root, "verify")
     assert done.returncode == 0, done.stdout

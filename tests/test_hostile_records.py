@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-OK = 'said: "ok"\nfigure: "1 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+# The good claim beside each hostile one: an estimate, the label that may rest on a stated assumption alone.
+OK = 'said: "ok"\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 
 
 def _claim(figure: str, *steps: str) -> str:
@@ -86,7 +87,7 @@ def test_a_printed_number_typed_into_a_step_is_not_verified(tmp_path):
 
 
 def test_a_plain_number_result_compares_without_a_crash(tmp_path):
-    hostile = 'said: "x"\nfigure: "4"\nlabel: derived\ninputs:\n  n: 2\nassumptions: {n: y}\ncompute:\n  r: 2 * n\n'
+    hostile = 'said: "x"\nfigure: "4"\nlabel: estimate\ninputs:\n  n: 2\nassumptions: {n: y}\ncompute:\n  r: 2 * n\n'
     done = _verify(_ledger(tmp_path, hostile))
     assert done.returncode == 0 and done.stdout.endswith("2 claims: 2 verified\n")
 

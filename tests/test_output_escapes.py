@@ -24,14 +24,15 @@ from hypothesis import strategies as st
 
 from workings import safetext
 
-OK = 'said: "ok"\nfigure: "1 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+# literal inputs only: an estimate, the label that may rest on a stated assumption alone
+OK = 'said: "ok"\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 # An unknown key that, printed raw, erases the line, returns the cursor and prints a fake green
 # summary, then starts a line with a workflow command and a legacy one mid-line.
 FAKE = r'"\e[2K\r\e[32m97 claims: 97 verified\e[0m\n::error file=x.md::fake\r\n##[add-mask]secret\x01\x9b31m"'
 HOSTILE_KEY = OK + f"{FAKE}: 1\n"
 # Text fields that are not errors: a said with bidi overrides, NEL and a line separator, notes with C1.
 HOSTILE_SAID = OK.replace('"ok"', r'"ok \u202e)evil( \N and \L done \x07"') + 'notes: "\\x9b2J \\x85 \\u2066x"\n'
-DRIFTING = ('said: "\\e]0;title\\a drifted \\u202e"\nfigure: "2 B"\nlabel: derived\ninputs:\n  b: 1 B\n'
+DRIFTING = ('said: "\\e]0;title\\a drifted \\u202e"\nfigure: "2 B"\nlabel: estimate\ninputs:\n  b: 1 B\n'
             'assumptions: {b: "\\e[31m y"}\ncompute:\n  a: b\n')
 
 # Raw characters no output may print: every C0 but the newline between lines, DEL, C1, bidi

@@ -87,7 +87,8 @@ def compare_figure(text: str, value, *, rounding=None, within=None, bound=None, 
                             "(only KB as kB or KiB, and SI and IEC prefixes swapped, such as GB as GiB)")
         ok, shown = attempt(reading)
         message = Message(kind="ambiguous", text=f"printed {figure.unit or 'as a pure number'}, read as {reading} as the record states"
-                          + (f": {shown.display} {'holds' if ok else 'does not hold'}" if True else ""))
+                          + f": {shown.display} {'holds' if ok else 'does not hold'}"
+                          + ("" if ok else _hint(figure, shown.value, **options)))
         return Outcome(comparison=Comparison(printed=figure.text, unit=reading, recomputed=shown, rule=rule, holds=ok),
                        status="verified" if ok else "drift", messages=(message,))
 
@@ -111,7 +112,8 @@ def compare_figure(text: str, value, *, rounding=None, within=None, bound=None, 
     comparison = Comparison(printed=figure.text, unit=figure.unit, recomputed=shown, rule=rule, holds=ok)
     if ok:
         return Outcome(comparison=comparison, status="verified")
-    messages = [Message(kind="drift", text=f"printed {figure.text}, recomputed {shown.display} ({rule})")]
+    messages = [Message(kind="drift", text=f"printed {figure.text}, recomputed {shown.display} ({rule})"
+                        + _hint(figure, shown.value, **options))]
     swapped = units.other_reading(figure.unit)
     if swapped:
         other_ok, other = attempt(swapped)
@@ -120,6 +122,35 @@ def compare_figure(text: str, value, *, rounding=None, within=None, bound=None, 
                 f"it would hold if {figure.unit} were read as {swapped} ({other.display}); if that is what the "
                 f"author meant, state it with 'reading: {swapped}'")))
     return Outcome(comparison=comparison, status="drift", messages=tuple(messages))
+
+
+# Tolerances a hint may suggest, in percent: a figure further off than 1% is more likely wrong than
+# approximate, and no tolerance is suggested for it.
+_TOLERANCES = (Fraction(1, 10), Fraction(1, 5), Fraction(1, 2), Fraction(1))
+
+
+def _hint(figure: Figure, recomputed: Fraction, *, rounding, within, bound) -> str:
+    """What one rule would make the figure hold, as text to follow the drift message ('' if none).
+
+    A rounding mode that holds is named (``round: nearest`` for "437" printed for 437.21); when no
+    rounding does, and the figure was printed rounded (decimals, or two trailing zeros or more) and is
+    within 1% of the value, the smallest usual tolerance that holds. A count printed to the unit gets no
+    tolerance hint."""
+    if bound is not None or within is not None or figure.is_fraction:
+        return ""
+    modes = [m for m in ("nearest", "floor", "ceil") if m != (rounding or None)
+             and holds(figure, recomputed, rounding=m, within=None, bound=None)]
+    if modes:
+        rules = " or ".join(f"'round: {m}' ({rule_for(figure, rounding=m, within=None, bound=None)[0]})" for m in modes)
+        return f"; it would hold with {rules}, if the author rounded"
+    if not figure.value or not (figure.places or figure.trailing_zeros >= 2):
+        return ""  # a count printed to the unit ("196,680") is not "about" another: no tolerance is suggested
+    off = abs(recomputed - figure.value) / abs(figure.value) * 100
+    tolerance = next((t for t in _TOLERANCES if off <= t), None)
+    if tolerance is None:
+        return ""
+    return (f"; it would hold with 'within: {format_number(tolerance)}%' ({format_number(off, 2)}% off), "
+            "if the figure is meant as approximate")
 
 
 def _join(number: str, unit: str) -> str:

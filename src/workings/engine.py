@@ -12,11 +12,11 @@ from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
 
-from . import expr, units
+from . import dependence, expr, units
 from .compare import compare_figure
 from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
-from .figures import format_number
+from .figures import format_number, read_figure
 from .loader import Ledger
 from .models import GRADES, Claim
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
@@ -141,7 +141,7 @@ class _Evaluation:
             return self.finish("unchecked", None, why), None
         if len(env) < len(claim.inputs):  # an input claim was unchecked: its value is unknown
             return self.finish("unchecked", None, self.messages[-1].text if self.messages else ""), None
-        value = None
+        value, inputs_env = None, dict(env)
         for step in claim.compute:
             self.where = ("compute", step.name)
             try:
@@ -151,14 +151,16 @@ class _Evaluation:
                 return self.finish("error", None), None
             env[step.name] = value
             self.steps.append(StepResult(name=step.name, expression=step.text, result=_quantity(value)))
-        if not claim.inputs and not claim.cites:
-            # numbers typed into the steps are not a source: a printed figure copied into compute
-            # would otherwise "verify" itself
-            why = ("nothing backs it: its steps use only numbers written in the record; give them inputs "
-                   "with a source, a claim or a stated assumption")
-            self.messages.append(Message(kind="unchecked", text=why))
-            return self.finish("unchecked", value, why), None  # None: claims built on it are unchecked too
-        return self.compare(value, env)
+        # what the value is computed from decides whether anything backs it (dependence.py)
+        self.dependence = dependence.analyse(
+            claim, inputs_env, dict(env), cites=self.cites, steps=self.steps,
+            upstream={i.claim: self.done[i.claim][0].basis for i in claim.inputs if i.kind == "claim"},
+            measurements=[m for m in self.ledger.measurements if m.claim == claim.id])
+        result, value = self.compare(value, env)
+        # claims built on an unchecked figure are unchecked too, except one resting on stated
+        # assumptions: its value is an assumption theirs can rest on, and it counts as one there
+        passed = result.status != "unchecked" or self.dependence.basis == "assumptions-only"
+        return result, (value if passed else None)
 
     def resolve(self, item):
         claim = self.claim
@@ -235,7 +237,9 @@ class _Evaluation:
                 what = "no such source" if source is None else f"source {source_id!r} has no passage {pid!r}"
                 self.problem("error", f"cites {ref}: {what}", "cites", index)
                 continue
-            out.append(Citation(source=source_id, passage_id=pid, text=source.passages[pid], grade=source.grade))
+            text = source.passages[pid]
+            states = self.claim.figure is not None and dependence.states(text, read_figure(self.claim.figure).number)
+            out.append(Citation(source=source_id, passage_id=pid, text=text, grade=source.grade, states=states))
         return tuple(out)
 
     def compare(self, value, env) -> tuple[ClaimResult, object]:
@@ -306,8 +310,19 @@ class _Evaluation:
 
     def finish(self, status: str, value, reason: str | None = None) -> ClaimResult:
         claim = self.claim
+        found = getattr(self, "dependence", None)
+        if found is not None and status in ("verified", "erratum") and not dependence.backed(found, claim.label):
+            reason = dependence.why_unbacked(found, claim.label, self.cites)
+            self.messages.append(Message(kind="unchecked", text=reason))
+            status = "unchecked"
         if reason is None:
             reason = _reason(status, self.messages)
+        if found is not None and found.basis == "restated" and claim.label == "derived":
+            self.problem("note", "labelled derived, but its value is one source value restated: it is quoted",
+                         "label")
+        for name in found.unused if found is not None else ():
+            self.problem("note", f"the value does not depend on {name} (the steps cancel it or never reach "
+                         "the result): it backs nothing here", "inputs", name)
         return ClaimResult(
             id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said, label=claim.label,
             also_said=claim.also_said, figure=claim.figure, check=claim.check, status=status, reason=reason,
@@ -315,7 +330,8 @@ class _Evaluation:
             messages=tuple(self.messages), steps=tuple(self.steps), inputs=tuple(self.inputs),
             cites=getattr(self, "cites", ()), notes=claim.notes,
             erratum={"reason": claim.erratum.reason, "recomputed": claim.erratum.recomputed} if claim.erratum else None,
-            uses=tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim"})))
+            uses=tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim"})),
+            basis=found.basis if found is not None and status != "error" else "none", dependence=found)
 
 
 def _lookup_safetensors(data: dict, key: str) -> Fraction:

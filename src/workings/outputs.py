@@ -12,7 +12,7 @@ import json
 from xml.sax.saxutils import escape, quoteattr
 
 from . import safetext
-from .report import FAILING, Report
+from .report import BASES, FAILING, Report
 
 SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked": "unchecked", "error": "ERROR"}
 
@@ -51,7 +51,8 @@ def table(report: Report, *, only_failing: bool = False) -> str:
             continue
         figure = claim.figure or ("check" if claim.check else "")
         shown = claim.comparison.recomputed.display if claim.comparison else (claim.result.display if claim.result else "")
-        lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {claim.id}".rstrip())
+        basis = "" if claim.status == "error" else claim.basis  # an unusable record has no basis to show
+        lines.append(f"{SYMBOL[claim.status]:<9} {figure:>22}  {shown:<26} {basis:<16} {claim.id}".rstrip())
         if claim.status in FAILING or claim.status == "erratum":
             lines.extend(f"{'':<9} {place}" for place in _places(claim))
         elif not only_failing:  # a pass under one reading of its unit is said, never silent
@@ -64,6 +65,7 @@ def table(report: Report, *, only_failing: bool = False) -> str:
     for problem in report.problems:
         if not any(problem.file == c.file for c in report.claims if c.status == "error"):
             lines.append(f"ERROR     {problem}")
+    lines.append(basis_line(report))
     lines.append(summary_line(report))
     return safetext.lines(lines)
 
@@ -90,6 +92,12 @@ def summary_line(report: Report) -> str:
             + (f"; {disagree} measurement{'s' if disagree > 1 else ''} disagree{'s' if disagree == 1 else ''}"
                if disagree else "")
             + (f"; {s['problems']} input problems" if s["problems"] else ""))
+
+
+def basis_line(report: Report) -> str:
+    """How many claims rest on what: recomputed, restated, measured, assumptions only, typed only."""
+    counts = report.summary["basis"]
+    return "basis: " + ", ".join(f"{counts[b]} {b}" for b in BASES if counts[b])
 
 
 def junit(report: Report) -> str:
@@ -200,6 +208,7 @@ def markdown_summary(report: Report) -> str:
     s = report.summary
     out = ["## workings ledger", "", "| status | claims |", "|---|---:|"]
     out += [f"| {k} | {s[k]} |" for k in ("verified", "erratum", "drift", "unchecked", "error")]
+    out += ["", "| basis | claims |", "|---|---:|"] + [f"| {b} | {n} |" for b, n in s["basis"].items() if n]
     failing = [c for c in root_first(report) if c.status in FAILING]
     if failing:
         out += ["", "### Drifted or failing (root causes first)", "", "| claim | status | file | why |",

@@ -6,6 +6,12 @@ Report. ``to_dict`` is the JSON contract that later tools read.
 JSON format history (``format``):
   1. first version: claims (id, status, figure, value, unit, file, line, messages, ...), sources,
      problems, summary.
+  2. each claim has ``basis`` (what its value is computed from: recomputed | restated | measured |
+     assumptions-only | typed-only | none) and ``dependence`` ({basis, sourced, assumed, unused,
+     stating}: the inputs the value depends on, those it does not, and the cited passages that state
+     the figure); each cite has ``states``; ``summary.basis`` counts claims by basis. Fields of
+     format 1 are unchanged; a ``verified`` claim now always has a sourced basis (or rests on stated
+     assumptions as an estimate or bound).
 """
 
 from __future__ import annotations
@@ -15,8 +21,18 @@ from fractions import Fraction
 
 from .figures import format_exact
 
-FORMAT = 1
+FORMAT = 2
 STATUSES = ("verified", "erratum", "drift", "unchecked", "error")
+# what a value is computed from (workings.dependence): most to least backed
+BASES = ("recomputed", "restated", "measured", "assumptions-only", "typed-only", "none")
+BASIS_MEANING = {
+    "recomputed": "recomputed by its steps from sourced values",
+    "restated": "one sourced value restated (a source's value, or a cited passage that states the figure)",
+    "measured": "measured by a probe on real allocations, which agrees; nothing sourced enters its steps",
+    "assumptions-only": "rests on assumptions only: stated assumptions, no source",
+    "typed-only": "only numbers typed into the record: nothing backs it",
+    "none": "nothing was recomputed",
+}
 FAILING = ("drift", "error")
 
 
@@ -101,9 +117,11 @@ class Citation:
     passage_id: str
     text: str | None
     grade: str | None
+    states: bool = False  # the passage states the claim's figure (only then does it back it)
 
     def to_dict(self) -> dict:
-        return {"source": self.source, "passage_id": self.passage_id, "text": self.text, "grade": self.grade}
+        return {"source": self.source, "passage_id": self.passage_id, "text": self.text, "grade": self.grade,
+                "states": self.states}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,6 +149,8 @@ class ClaimResult:
     notes: str | None = None
     erratum: dict | None = None
     measurements: tuple = ()
+    basis: str = "none"  # what the value is computed from: see dependence.BASES
+    dependence: object | None = None  # dependence.Dependence: the inputs it depends on, by kind
     also_said: tuple[str, ...] = ()  # other sentences repeating the figure (check-draft reads them)
 
     def to_dict(self) -> dict:
@@ -150,6 +170,8 @@ class ClaimResult:
             "uses": list(self.uses), "used_by": list(self.used_by), "sources": list(self.sources),
             "grade": self.grade, "notes": self.notes, "erratum": self.erratum,
             "measurements": [m.to_dict() for m in self.measurements],
+            "basis": self.basis,
+            "dependence": self.dependence.to_dict() if self.dependence is not None else None,
             "also_said": list(self.also_said),
         }
 
@@ -198,6 +220,10 @@ class Report:
             counts[claim.status] += 1
         counts["total"] = len(self.claims)
         counts["problems"] = len(self.problems)
+        by_basis = {basis: 0 for basis in BASES}
+        for claim in self.claims:
+            by_basis[claim.basis] += 1
+        counts["basis"] = by_basis
         return counts
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from . import safetext
-from .report import ClaimResult, Report
+from .report import BASIS_MEANING, ClaimResult, Report
 
 
 def derivation(report: Report, claim: ClaimResult) -> str:
@@ -19,6 +19,7 @@ def derivation(report: Report, claim: ClaimResult) -> str:
         out.append(f"figure: {claim.figure}   label: {claim.label}")
     elif claim.check:
         out.append(f"check: {claim.check}   label: {claim.label}")
+    out.extend(_basis(claim))
     if claim.inputs:
         out.append("inputs:")
         for item in claim.inputs:
@@ -60,6 +61,19 @@ def derivation(report: Report, claim: ClaimResult) -> str:
         out.extend(_wrap(f"notes: {claim.notes}"))
     out.append(f"status: {claim.status}: {claim.reason}")
     return safetext.lines(out)
+
+
+def _basis(claim: ClaimResult) -> list[str]:
+    """The basis line: what the value is computed from, and which inputs it depends on."""
+    text = f"basis: {claim.basis}: {BASIS_MEANING[claim.basis]}"
+    d = claim.dependence
+    if d is not None:
+        parts = [f"{what} {', '.join(names)}" for what, names in (
+            ("sourced:", d.sourced), ("assumed:", d.assumed), ("does not depend on:", d.unused),
+            ("stated by:", d.stating)) if names]
+        if parts:
+            text += "; " + "; ".join(parts)
+    return _wrap(text)
 
 
 def _wrap(text: str, indent: int = 0) -> list[str]:

@@ -1,0 +1,433 @@
+"""What a claim's value is computed from: the inputs it really depends on, and its basis.
+
+"verified" must mean recomputed from something sourced. Which keys a record has says nothing about
+that: ``compute: {r: memory}`` over a literal ``memory: 999 GB`` has inputs and an assumption, and
+``x + 0 * source_value`` names a source without using it. So dependence is decided by the value:
+
+**Numeric sensitivity.** Every step is evaluated again with one input perturbed; the input is a
+dependence when the result changes. The real run (``expr.evaluate``, with pint) has checked the units,
+so these runs walk the same parsed steps over magnitudes in base units (bits, tokens, ...), exact
+fractions with the engine's limits, at a few microseconds a run; a unit name stands for its size. Each input is tried with up to four perturbations (``2x + 1``, ``x/1000 - 1``,
+``1000x + 1``, ``-x - 1``, each in the input's own unit) until one changes the result; a perturbed
+run that fails (division by zero, a number too large) counts as a change, so an error can only make
+an input count, never hide one.
+
+What it detects, soundly (these results do not change under any perturbation, so no input they
+cancel can be counted): ``0 * x``, ``x * 0``, ``x ** 0``, ``x - x``, ``x / x``, ``(x + 1) - x``,
+``x // x``, ``min(x, x) - x``, a step the result does not use, and every other way of writing a
+value that does not move with the input. What it can miss: a result that is constant only for the
+values near the recorded one but not for all of them (``min(x, 5)`` with ``x = 10`` changes when
+``x`` is divided by 1,000, so ``x`` counts); a piecewise result (``floor``, ``min``) that none of the
+four perturbations moves would be reported as not depending on the input, which errs towards
+``unchecked``, never towards ``verified``.
+
+**Basis.** From the inputs a value depends on:
+
+- ``recomputed``: computed from sourced values (a source's value, a claim that rests on sources, a
+  measurement) by steps that change them;
+- ``restated``: the value *is* one sourced value (a config key, another claim's value, in any unit),
+  or nothing sourced enters the steps but a cited passage states the figure;
+- ``measured``: nothing sourced enters, but a probe measured the value on real allocations and agrees;
+- ``assumptions-only``: it depends only on literals whose assumptions the record states (or on claims
+  that do): verified only for an ``estimate`` or ``bound``, else ``unchecked``;
+- ``typed-only``: it depends on no input at all, only on numbers typed into the steps: ``unchecked``;
+- ``none``: nothing was recomputed (no compute, an error, an unchecked input).
+
+A cited passage backs a figure only if it states it: the figure's number occurs in the passage, in
+any of its printed forms (``196,608``, ``196608``, ``196 608``; ``1/4``; ``0.25`` for ``.25``).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import math
+import operator
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import expr, units
+from .errors import LedgerError
+from .report import BASES  # noqa: F401 - the one list, kept with the Report that carries it
+SOURCED = ("recomputed", "restated", "measured")  # a claim of these bases is a sourced input for others
+ASSUMED_LABELS = ("estimate", "bound")  # may rest on stated assumptions only and still be verified
+
+# (multiply by, then add this many of the input's unit)
+_PERTURBATIONS = ((Fraction(2), Fraction(1)), (Fraction(1, 1000), Fraction(-1)),
+                  (Fraction(1000), Fraction(1)), (Fraction(-1), Fraction(-1)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dependence:
+    """The inputs the value depends on, by kind, and the basis that follows."""
+
+    basis: str
+    sourced: tuple[str, ...] = ()  # inputs that are source values, sourced claims
+    assumed: tuple[str, ...] = ()  # literals with an assumption, claims that rest on assumptions only
+    unused: tuple[str, ...] = ()  # inputs the value does not depend on at all
+    stating: tuple[str, ...] = ()  # cited passages (source#id) that state the figure
+
+    def to_dict(self) -> dict:
+        return {"basis": self.basis, "sourced": list(self.sourced), "assumed": list(self.assumed),
+                "unused": list(self.unused), "stating": list(self.stating)}
+
+
+def depends_on(steps, env: dict, inputs, outputs) -> frozenset[str]:
+    """The names among ``inputs`` that change the ``outputs`` when perturbed.
+
+    ``steps`` are ``(name, tree)`` in order, ``env`` the inputs' values (pint quantities or numbers);
+    ``outputs`` are step or input names, or parsed expressions over them (a check's sides). Only steps
+    downstream of the perturbed input are evaluated again."""
+    fast = {name: _magnitude(value) for name, value in env.items()}
+    found = _modular(steps, fast, [n for n in inputs if n in fast], outputs)
+    rest = [n for n in inputs if n in fast and n not in found]
+    if not rest:
+        return frozenset(found)
+    base = _run(steps, fast, None)
+    reference = _outputs(outputs, base)
+    if reference is None:  # the recorded evaluation itself fails here: nothing to compare with
+        return frozenset(inputs)
+    for name in rest:
+        for scale, shift in _PERTURBATIONS:
+            trial = _run(steps, {**fast, name: fast[name] * scale + shift}, (name, base))
+            if _outputs(outputs, trial) != reference:  # None (a failure) counts as a change
+                found.add(name)
+                break
+    return frozenset(found)
+
+
+# A first pass modulo a prime, where every step is plain arithmetic (no calls, no //, constant
+# exponents): evaluating modulo p is a ring homomorphism, so a result that differs modulo p differs
+# exactly, and an input found that way is a dependence for certain, at a tenth of the cost of
+# fractions. An input whose result does not differ modulo p (or whose run divides by a multiple of p)
+# is decided by the exact runs below, so this pass can only save time, never change an answer.
+_P = (1 << 61) - 1  # a Mersenne prime
+
+
+def _modular(steps, fast: dict, inputs, outputs) -> set:
+    trees = [tree.body for _, tree in steps] + [o.body for o in outputs if not isinstance(o, str)]
+    if not all(_plain(tree) for tree in trees):
+        return set()
+    try:
+        env = {name: _mod(value) for name, value in fast.items()}
+        base = _run_mod(steps, env, None)
+        reference = _outputs_mod(outputs, base)
+    except ZeroDivisionError:
+        return set()
+    found = set()
+    for name in inputs:
+        try:
+            trial = _run_mod(steps, {**env, name: (env[name] * 2 + 1) % _P}, (name, base))
+            if _outputs_mod(outputs, trial) != reference:
+                found.add(name)
+        except ZeroDivisionError:
+            continue  # decided exactly
+    return found
+
+
+def _plain(node) -> bool:
+    cached = _PLAIN.get(id(node))
+    if cached is not None and cached[0] is node:
+        return cached[1]
+    ok = all(isinstance(n, (ast.Constant, ast.Name, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop, ast.Load))
+             and not isinstance(n, (ast.FloorDiv, ast.Mod, ast.BitAnd))
+             and not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow) and not (
+                 isinstance(n.right, ast.Constant) and isinstance(n.right.value, int)
+                 or isinstance(n.right, ast.UnaryOp) and isinstance(n.right.operand, ast.Constant)
+                 and isinstance(n.right.operand.value, int)))
+             for n in ast.walk(node))
+    if len(_PLAIN) > 100_000:
+        _PLAIN.clear()
+    _PLAIN[id(node)] = (node, ok)
+    return ok
+
+
+_PLAIN: dict = {}
+
+
+def _mod(value: Fraction) -> int:
+    if value.denominator % _P == 0:
+        raise ZeroDivisionError
+    return value.numerator * pow(value.denominator, -1, _P) % _P
+
+
+def _run_mod(steps, env: dict, changed):
+    values = dict(env)
+    dirty = {changed[0]} if changed else None
+    for name, tree in steps:
+        if dirty is not None and not (expr.names(tree) & dirty):
+            values[name] = changed[1][name]
+            continue
+        values[name] = _eval_mod(tree.body, values)
+        if dirty is not None:
+            dirty.add(name)
+    return values
+
+
+def _outputs_mod(outputs, values) -> tuple:
+    return tuple(values[o] if isinstance(o, str) else _eval_mod(o.body, values) for o in outputs)
+
+
+def _eval_mod(node, values) -> int:
+    if isinstance(node, ast.Constant):
+        return _mod(Fraction(str(node.value)) if isinstance(node.value, float) else Fraction(node.value))
+    if isinstance(node, ast.Name):
+        return values[node.id] if node.id in values else _mod(_unit_size(node.id))
+    if isinstance(node, ast.UnaryOp):
+        value = _eval_mod(node.operand, values)
+        return (-value) % _P if isinstance(node.op, ast.USub) else value
+    a = _eval_mod(node.left, values)
+    op = node.op
+    if isinstance(op, ast.Pow):
+        exponent = node.right.value if isinstance(node.right, ast.Constant) else (
+            -node.right.operand.value if isinstance(node.right.op, ast.USub) else node.right.operand.value)
+        if exponent < 0 and a == 0:
+            raise ZeroDivisionError
+        return pow(a, exponent, _P)
+    b = _eval_mod(node.right, values)
+    if isinstance(op, ast.Add):
+        return (a + b) % _P
+    if isinstance(op, ast.Sub):
+        return (a - b) % _P
+    if isinstance(op, ast.Mult):
+        return a * b % _P
+    if b == 0:  # ast.Div
+        raise ZeroDivisionError
+    return a * pow(b, -1, _P) % _P
+
+
+def restates(steps, env: dict, name: str, output, value=None) -> bool:
+    """Whether ``output`` is the input ``name`` itself, in any unit: of its dimension (when ``value``,
+    the output as evaluated, is given), equal to it at the recorded value and under two perturbations
+    (``96 - x`` is 48 at ``x = 48``, but it is not x)."""
+    if value is not None and units.is_quantity(env[name]) and units.is_quantity(value) \
+            and not units.same_dimension(env[name], value):
+        return False
+    fast = {n: _magnitude(v) for n, v in env.items()}
+    base = _run(steps, fast, None)
+    if _outputs([output], base) != (fast[name],):
+        return False
+    for scale, shift in _PERTURBATIONS[:2]:
+        moved = fast[name] * scale + shift
+        if _outputs([output], _run(steps, {**fast, name: moved}, (name, base))) != (moved,):
+            return False
+    return True
+
+
+# The perturbed runs evaluate magnitudes in base units (bit, token, ...) as exact fractions: the real
+# run has already checked the units, and without pint each run costs a few microseconds. A unit name
+# in a step stands for its size in base units (GiB: 8 × 2^30 bits).
+
+
+def _magnitude(value) -> Fraction:
+    if units.is_quantity(value):
+        return Fraction(value.magnitude) * _size(value._units)
+    return Fraction(value)
+
+
+@functools.lru_cache(maxsize=1024)
+def _size(container) -> Fraction:
+    """The size of a unit (a pint UnitsContainer) in base units, once per unit."""
+    return Fraction(units.registry().Quantity(1, container).to_base_units().magnitude)
+
+
+@functools.cache
+def _unit_size(name: str) -> Fraction:
+    return Fraction(units.quantity(1, name).to_base_units().magnitude)
+
+
+def _outputs(outputs, values):
+    if values is None:
+        return None
+    try:
+        return tuple(values[o] if isinstance(o, str) else _eval(o.body, values) for o in outputs)
+    except (LedgerError, ArithmeticError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _run(steps, env: dict, changed):
+    """Every step's value over ``env``; with ``changed = (name, base)`` only steps that (through
+    earlier steps) use ``name`` are evaluated again, the rest taken from ``base``. None on failure."""
+    if changed is not None and changed[1] is None:
+        return None
+    values = dict(env)
+    dirty = {changed[0]} if changed else None
+    for name, tree in steps:
+        if dirty is not None and not (expr.names(tree) & dirty):
+            values[name] = changed[1][name]
+            continue
+        try:
+            values[name] = _eval(tree.body, values)
+        except (LedgerError, ArithmeticError, ValueError, TypeError, KeyError):
+            return None
+        if dirty is not None:
+            dirty.add(name)
+    return values
+
+
+def _eval(node, values) -> Fraction:
+    """The magnitude of a parsed (already validated) expression, in base units; the engine's limits."""
+    if isinstance(node, ast.Constant):
+        return Fraction(str(node.value)) if isinstance(node.value, float) else Fraction(node.value)
+    if isinstance(node, ast.Name):
+        return values[node.id] if node.id in values else _unit_size(node.id)
+    if isinstance(node, ast.UnaryOp):
+        value = _eval(node.operand, values)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp):
+        a, b = _eval(node.left, values), _eval(node.right, values)
+        if isinstance(node.op, ast.Pow):
+            if b.denominator != 1 or abs(b) > expr.MAX_EXPONENT:
+                raise ValueError("exponent")
+            if max(abs(a.numerator), a.denominator).bit_length() * abs(int(b)) > expr.MAX_BITS:
+                raise ValueError("too large")
+            result = a ** int(b)
+        else:
+            result = _BINARY[type(node.op)](a, b)
+        result = Fraction(result)
+        if result.numerator.bit_length() > expr.MAX_BITS or result.denominator.bit_length() > expr.MAX_BITS:
+            raise ValueError("too large")
+        return result
+    if isinstance(node, ast.Call):
+        args = [_eval(arg, values) for arg in node.args]
+        return Fraction(_CALLS[node.func.id](*args))
+    raise ValueError(f"{type(node).__name__} in a step")
+
+
+def _round(x: Fraction) -> int:
+    return math.floor(x + Fraction(1, 2)) if x >= 0 else -math.floor(-x + Fraction(1, 2))
+
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+           ast.FloorDiv: operator.floordiv}
+_CALLS = {"min": min, "max": max, "floor": math.floor, "ceil": math.ceil, "round": _round, "abs": abs}
+
+
+def classify(*, label: str, kinds: dict, dependent: frozenset, restated, upstream: dict, cites=(),
+             measured: bool = False) -> Dependence:
+    """The basis of a value that depends on ``dependent`` among the inputs.
+
+    ``kinds`` maps each input name to literal | source | claim; ``upstream`` maps a claim input's
+    name to that claim's basis; ``restated(name)`` says whether the value is that input itself;
+    ``cites`` are Citations."""
+    sourced, assumed = [], []
+    for name in sorted(dependent):
+        kind = kinds.get(name)
+        if kind == "source" or (kind == "claim" and upstream.get(name) in SOURCED):
+            sourced.append(name)
+        else:
+            assumed.append(name)
+    unused = tuple(sorted(set(kinds) - set(dependent)))
+    stating = tuple(f"{c.source}#{c.passage_id}" for c in cites if getattr(c, "states", False))
+    if sourced:
+        basis = "recomputed"
+        if len(sourced) == 1 and not assumed and restated(sourced[0]):
+            # the value is that one value: a source's is restated; a claim's has that claim's basis
+            basis = "restated" if kinds[sourced[0]] == "source" else upstream[sourced[0]]
+    elif stating:
+        basis = "restated"
+    elif measured:
+        basis = "measured"
+    elif assumed:
+        basis = "assumptions-only"
+    else:
+        basis = "typed-only"
+    return Dependence(basis=basis, sourced=tuple(sourced), assumed=tuple(assumed), unused=unused, stating=stating)
+
+
+def backed(dependence: Dependence, label: str | None) -> bool:
+    """Whether a figure of this basis and label may be ``verified``."""
+    if dependence.basis in SOURCED:
+        return True
+    return dependence.basis == "assumptions-only" and label in ASSUMED_LABELS
+
+
+def why_unbacked(dependence: Dependence, label: str | None, cites=()) -> str:
+    """Why a figure of this basis is ``unchecked``, in one sentence for the editor."""
+    silent = [f"{c.source}#{c.passage_id}" for c in cites if not getattr(c, "states", False)]
+    cited = (f"; {'the cited passage' if len(silent) == 1 else 'the cited passages'} {', '.join(silent)} "
+             "not state the figure" if silent else "")
+    cited = cited.replace(" not state", " does not state" if len(silent) == 1 else " do not state")
+    if dependence.basis == "assumptions-only":
+        return (f"nothing sourced backs it: its value rests only on assumptions ({', '.join(dependence.assumed)})"
+                f"{cited}; a {label} figure needs a source, a claim or a measurement (only an estimate or a "
+                "bound may rest on stated assumptions alone)")
+    return ("nothing backs it: its value depends only on numbers written in the record"
+            + (f", not on {', '.join(dependence.unused)}" if dependence.unused else "") + cited
+            + "; give it inputs with a source or a claim, or cite a passage that states the figure")
+
+
+# A number as a passage prints it: digits with optional grouping, a decimal part or a fraction.
+_PASSAGE_NUMBER = re.compile(r"(?<![\d.,/])(?:\d{1,3}(?:[,\u202f\u2009\u00a0]\d{3})+|\d+)?(?:\.\d+)?(?:/\d+)?(?!\d|[.,/]\d)")
+
+
+def states(passage: str | None, figure_number: str) -> bool:
+    """Whether ``passage`` states the number ``figure_number`` (as printed in a figure), in any
+    printed form: with or without thousands separators, and a fraction or a decimal of equal value."""
+    if not passage:
+        return False
+    wanted = _value(figure_number)
+    if wanted is None:
+        return False
+    for match in _PASSAGE_NUMBER.finditer(passage):
+        text = match.group(0)
+        if not text or not any(ch.isdigit() for ch in text):
+            continue
+        if text.endswith((".", ",")):
+            continue
+        if _value(text) == wanted:
+            return True
+    return False
+
+
+def _value(text: str) -> Fraction | None:
+    text = re.sub(r"[,\u202f\u2009\u00a0]", "", text.lstrip("+-−"))
+    try:
+        if "/" in text:
+            num, den = text.split("/", 1)
+            return Fraction(int(num), int(den)) if int(den) else None
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def analyse(claim, env: dict, values: dict, *, upstream: dict, cites=(), measurements=(), steps=()) -> Dependence:
+    """The dependence of ``claim``'s value (its last step, or the sides of its check) on its inputs.
+
+    ``env`` holds the inputs' values (before the steps), ``values`` the inputs' and steps' values as
+    evaluated, ``upstream`` each claim input's basis, ``measurements`` the ledger's measurements of
+    this claim and ``steps`` its StepResults."""
+    pairs = [(step.name, step.tree) for step in claim.compute]
+    if claim.check_tree is not None:
+        outputs = [expr.parse(text) for text in check_sides(claim.check_tree)]
+    else:
+        outputs = [pairs[-1][0]] if pairs else []
+    inputs = {item.name: item.kind for item in claim.inputs}
+    dependent = depends_on(pairs, env, list(inputs), outputs)
+    last = values.get(pairs[-1][0]) if pairs else None
+    return classify(label=claim.label, kinds=inputs, dependent=dependent,
+                    restated=lambda name: claim.check is None and restates(pairs, env, name, outputs[0], last),
+                    upstream={i.name: upstream.get(i.claim) for i in claim.inputs if i.kind == "claim"},
+                    cites=cites, measured=_measured(measurements, pairs, steps))
+
+
+def check_sides(tree) -> list[str]:
+    """The sides of a parsed ``check:`` comparison, as text."""
+    import ast
+
+    body = tree.body
+    return [ast.unparse(n) for n in (body.left, *body.comparators)]
+
+
+def _measured(measurements, pairs, steps) -> bool:
+    """A probe measured the claim's own result (an ``equal`` relation on its last step) and agrees."""
+    if not measurements or not pairs:
+        return False
+    from types import SimpleNamespace
+
+    from .measurements import beside  # no torch: the record and its comparison only
+
+    partial = SimpleNamespace(steps=tuple(steps))
+    return any(m.relation == "equal" and m.measures == pairs[-1][0] and beside(m, partial).holds
+               for m in measurements)

@@ -1,0 +1,159 @@
+"""The dependence tracker (workings.dependence): which inputs a value really depends on, whether a
+passage states a figure, and the drift hints that name the rule that would make a figure hold."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workings import expr, units
+from workings.compare import compare_figure
+from workings.dependence import depends_on, restates, states
+
+ENV = {"a": units.quantity(48), "b": units.quantity(8, "B"), "c": units.quantity(3)}
+
+
+def deps(*steps: str, env=None) -> set[str]:
+    env = ENV if env is None else env
+    pairs = [(f"s{i}", expr.parse(text)) for i, text in enumerate(steps)]
+    last = pairs[-1][0]
+    return set(depends_on(pairs, env, list(env), [last]))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("a * b", {"a", "b"}), ("a + 0 * c", {"a"}), ("a * c ** 0", {"a"}), ("a + c - c", {"a"}),
+    ("a * c / c", {"a"}), ("(c + 1) - c + a", {"a"}), ("0 * a * b", set()), ("a // a", set()),
+    ("min(a, a) - a + c", {"c"}), ("abs(c - c) + 1", set()), ("a + c * 0 * a", {"a"}), ("b + c * 0 * b", {"b"}),
+    ("floor(a / 1000)", {"a"}),  # constant near 48, but not for every a: counted (see the module)
+    ("min(a, 5)", {"a"}), ("max(a, 50)", {"a"}), ("round(c / 10)", {"c"}),
+])
+def test_what_a_value_depends_on(text, expected):
+    assert deps(text) == expected
+
+
+def test_dependence_runs_through_steps_and_ignores_steps_the_result_does_not_use():
+    assert deps("a * b", "c * 2") == {"c"}
+    assert deps("a * b", "s0 - s0 + c * B") == {"c"}
+    assert deps("a * 0 * B", "s0 + b") == {"b"}
+
+
+def test_a_value_that_cannot_be_evaluated_depends_on_everything():
+    assert deps("a / (c - 3)") == {"a", "b", "c"}  # division by zero: the engine reports that error
+
+
+def test_a_perturbation_that_fails_counts_as_a_dependence():
+    # always 1, but a = 2·48 + 1 = 97 (the first perturbation) divides by zero: a counts, c does not
+    assert deps("c / (a - 97) * 0 + 1") == {"a"}
+
+
+def test_a_value_is_the_input_itself_only_if_it_moves_with_it():
+    assert not restates([("r", expr.parse("96 - a"))], ENV, "a", "r")  # 48 at a = 48, but not a
+    assert restates([("r", expr.parse("a * GiB / GiB"))], ENV, "a", "r")
+    assert restates([("r", expr.parse("b / B * bit"))], ENV, "b", "r") is False  # 8 bits is not 8 bytes
+    assert restates([("r", expr.parse("b / B * 8 * bit"))], ENV, "b", "r")  # 64 bits: the same quantity
+    assert not restates([("r", expr.parse("a * B"))], ENV, "a", "r", units.quantity(48, "B"))  # 48 B is not 48
+
+
+# Random expressions over a, c and small constants: whatever is added or multiplied to cancel an
+# input never makes it count, and an input the text does not name never counts.
+_leaf = st.one_of(st.sampled_from(["a", "c"]), st.integers(1, 9).map(str))
+_expr = st.recursive(_leaf, lambda inner: st.tuples(inner, st.sampled_from(["+", "-", "*"]), inner)
+                     .map(lambda t: f"({t[0]} {t[1]} {t[2]})"), max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_expr, st.sampled_from(["a", "c"]))
+def test_cancelling_an_input_never_makes_it_count(text, name):
+    base = deps(text)
+    assert base <= {n for n in ("a", "c") if n in text}
+    assert deps(f"{text} + 0 * {name}") == base
+    assert deps(f"{text} * {name} ** 0") == base
+    assert deps(f"{text} + {name} - {name}") == base
+    assert deps(f"({text}) * 0 + 7") == set()
+
+
+@settings(max_examples=100, deadline=None)
+@given(_expr)
+def test_a_multiple_of_an_input_always_counts(text):
+    assert "a" in deps(f"{text} + 1000 * a")  # 1000·a changes under every perturbation unless text cancels it
+    assert deps(f"{text} * 0 + a") == {"a"}
+
+
+@pytest.mark.parametrize("passage,number,expected", [
+    ("each token takes 196,608 bytes", "196,608", True),
+    ("196608 bytes per token", "196,608", True),
+    ("196\u2009608 bytes", "196,608", True),  # thin space, narrow and plain no-break spaces group digits
+    ("196 608 bytes", "196,608", False),  # a plain space does not: "the first 20 100 times" is two numbers
+    ("roughly 1/4 of V4-Flash's", "1/4", True),
+    ("a ratio of 0.25", "1/4", True),
+    ("about 4-fold", "4", True),
+    ("V4.1-Flash", "4", False),  # a version is not the figure
+    ("1,960,608 bytes", "196,608", False),
+    ("196,6080", "196,608", False),
+    ("48 layers and 8 KV heads", "80", False),
+    ("80 GB of HBM3", "80", True),
+    ("The cache grows with every token.", "3", False),
+    ("29.5 GB", "29.5", True), ("29.50 GB", "29.5", True), ("129.5 GB", "29.5", False),
+    ("", "1", False),
+])
+def test_a_passage_states_a_figure_in_any_printed_form(passage, number, expected):
+    assert states(passage, number) is expected
+
+
+def _drift(figure: str, value, **options) -> str:
+    outcome = compare_figure(figure, value, **options)
+    assert outcome.status == "drift"
+    return " | ".join(m.text for m in outcome.messages)
+
+
+def test_an_integer_printed_for_a_fraction_names_round_nearest():
+    text = _drift("437", units.quantity(Fraction(43721, 100)))
+    assert text == ("printed 437, recomputed 437.21 (exact); it would hold with 'round: nearest' (rounded to a "
+                    "whole number) or 'round: floor' (rounded down to a whole number), if the author rounded")
+
+
+def test_a_figure_rounded_up_names_ceil_and_one_rounded_down_names_floor():
+    assert "'round: ceil' (rounded up to a whole number)" in _drift("438", units.quantity(Fraction(43721, 100)))
+    assert "'round: nearest'" not in _drift("438", units.quantity(Fraction(43721, 100)))
+    assert "it would hold with 'round: floor' (rounded down to thousands)" in _drift(
+        "286,000 token", units.quantity(286658, "token"), rounding="nearest")
+
+
+def test_a_rounded_figure_close_to_the_value_names_a_tolerance_and_an_exact_count_does_not():
+    assert "it would hold with 'within: 0.1%' (0.05% off), if the figure is meant as approximate" in _drift(
+        "198.6 GB", units.quantity(Fraction(1985, 10), "GB"))
+    assert "within" not in _drift("196,680 B/token", units.quantity(196608, "B/token"))
+    assert "would" not in _drift("7.6", units.quantity(Fraction(6722, 1000)))  # 13% off: no rule makes it hold
+
+
+def test_a_prefix_swap_still_names_reading_and_a_stated_reading_gets_a_hint():
+    text = _drift("184.9 GB", units.quantity(198574080000, "B"))
+    assert "state it with 'reading: GiB'" in text
+    text = _drift("185 GB", units.quantity(198574080000, "B"), reading="GiB")  # 184.94 GiB, printed whole
+    assert text.endswith("does not hold; it would hold with 'round: nearest' (rounded to a whole number) or "
+                         "'round: ceil' (rounded up to a whole number), if the author rounded")
+
+
+def test_the_hint_reaches_verify(tmp_ledger):
+    tmp_ledger.source("qwen")
+    tmp_ledger.claim("t/ratio", 'said: x\nfigure: "7"\nlabel: quoted\ninputs:\n  h: qwen#hidden_size\n'
+                     "  n: qwen#num_hidden_layers\ncompute:\n  r: h / n / 15\n")  # 5120/48/15 = 7.11
+    claim = tmp_ledger.verify().claim("t/ratio")
+    assert claim.status == "drift" and "it would hold with 'round: nearest'" in claim.reason
+
+
+@settings(max_examples=150, deadline=None)
+@given(_expr)
+def test_the_modular_first_pass_never_changes_an_answer(text):
+    from workings import dependence
+
+    with_pass = deps(text)
+    original = dependence._modular
+    dependence._modular = lambda *args: set()
+    try:
+        assert deps(text) == with_pass
+    finally:
+        dependence._modular = original
