@@ -16,6 +16,8 @@ JSON format history (``format``):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -245,10 +247,16 @@ class Report:
         return next((c for c in self.claims if c.id == claim_id), None)
 
     def to_dict(self) -> dict:
+        return {key: list(value) if isinstance(value, Iterator) else value
+                for key, value in self.to_dict_streamed().items()}
+
+    def to_dict_streamed(self) -> dict:
+        """``to_dict`` with each list of records as an iterator of their dicts, made one at a time:
+        the JSON report writes each as it comes (the whole tree at once was 140 MB at 10,000 claims)."""
         return {"format": self.format, "summary": self.summary,
-                "claims": [c.to_dict() for c in self.claims],
-                "sources": [s.to_dict() for s in self.sources],
-                "problems": [p.to_dict() for p in self.problems]}
+                "claims": (c.to_dict() for c in self.claims),
+                "sources": (s.to_dict() for s in self.sources),
+                "problems": (p.to_dict() for p in self.problems)}
 
 
 def json_number(value: Fraction):

@@ -28,7 +28,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import outputs
-from ..gcpause import paused
+from ..gcpause import frozen
 from ..explainer import Explainer, build
 from ..report import Report
 from .explainer import PAGE as EXPLAINER_PAGE
@@ -64,7 +64,7 @@ def render_site(report: Report, root: str | Path, out: str | Path, *, explainer:
         explainer = build(report, root)
     env = environment()
     env.globals["explainer_page"] = EXPLAINER_PAGE if explainer is not None else None
-    with paused(), Staging(out) as staging:
+    with frozen(), Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
         articles, problems = load_articles(root, report)
         site = Site(report, snapshots, articles)
