@@ -168,8 +168,8 @@ def _value(c: Checker, name, spec) -> Value | None:
 def _number_in(number: str, passage: str) -> bool:
     plain = number.replace(",", "").lstrip("+")
     if "/" in plain:  # a fraction such as 1/4 must appear as written
-        return re.search(r"(?<![\d/])" + re.escape(plain) + r"(?![\d/])", normalise(passage)) is not None
-    for candidate in re.findall(r"\d[\d,]*(?:\.\d+)?", normalise(passage)):
+        return re.search(r"(?<![\d/])" + re.escape(plain) + r"(?![\d/])", normalise(passage), re.ASCII) is not None
+    for candidate in re.findall(r"\d[\d,]*(?:\.\d+)?", normalise(passage), re.ASCII):
         if candidate.replace(",", "") == plain:
             return True
     return False
@@ -234,7 +234,7 @@ class Snapshot:
             if isinstance(node, (dict, list)) or node is None or isinstance(node, bool):
                 raise LedgerError(f"key {key!r} in snapshot {self.name} is not a number")
             return str(node)
-        found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', self.text))
+        found = set(re.findall(r'"' + re.escape(key) + r'"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', self.text, re.ASCII))
         if not found:
             names = re.findall(r'"([^"\\\n]{1,200})"\s*:\s*-?\d', self.text)
             raise LedgerError(f"key {key!r} is not in snapshot {self.name}{_near(key, names)}")
@@ -314,7 +314,7 @@ def _lines_of(text: str, key: str) -> str:
     return f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
 
 
-_PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?")
+_PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?", re.ASCII)
 
 
 def number_value(printed: str) -> Fraction:
