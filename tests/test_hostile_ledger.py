@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PER_TOKEN, TmpLedger
+from tests.conftest import FULL_WINDOW, PER_TOKEN, TmpLedger
 
 # literal inputs only: an estimate, the label that may rest on a stated assumption alone
 OK = 'said: "It is 1 B."\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
@@ -393,3 +393,179 @@ def test_a_merge_key_in_a_source_record_is_refused_too(tmp_path):
     done = run(led.root, "verify", "-q")
     assert done.returncode == 2
     assert "ledger/sources/qwen.yaml:6: merge keys (<<) are not allowed in records: write each key out" in done.stdout
+
+
+# --- digits of other scripts, and digits grouped with spaces ----------------------------------------
+
+def _per_token_with(figure: str) -> str:
+    return PER_TOKEN.replace("figure: 196,608 B/token", f'figure: "{figure}"')
+
+
+@pytest.mark.parametrize("figure, digit, name", [
+    ("١٩٦,٦٠٨ B/token", "١", "ARABIC-INDIC DIGIT ONE"),
+    ("１９６,６０８ B/token", "１", "FULLWIDTH DIGIT ONE"),
+    ("196,6٠8 B/token", "٠", "ARABIC-INDIC DIGIT ZERO"),
+    ("१९६,६०८ B/token", "१", "DEVANAGARI DIGIT ONE"),
+])
+def test_a_figure_in_another_scripts_digits_is_refused_not_read_as_196608(tmp_path, figure, digit, name):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/per-token", _per_token_with(figure))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert (f"claims/kv/per-token.yaml:2: figure: '{figure}' has the digit '{digit}' ({name}), not one of 0-9: "
+            "write the figure's number in ASCII digits (said keeps the sentence as printed)") in done.stdout
+    assert "verified" not in done.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("figure, mark", [
+    ("196\u202f608 B/token", "'\\u202f' (U+202F NARROW NO-BREAK SPACE)"),
+    ("196\u00a0608 B/token", "'\\xa0' (U+00A0 NO-BREAK SPACE)"),
+    ("196 608 B/token", "a space"),
+    ("196'608 B/token", "\"'\" (U+0027 APOSTROPHE)"),
+])
+def test_a_figure_grouped_with_a_space_says_so_not_unknown_unit(tmp_path, figure, mark):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/per-token", _per_token_with(figure))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert (f"claims/kv/per-token.yaml:2: figure: {figure!r}: the number's digits are grouped with {mark}; "
+            "write it as 196,608 or without grouping (said keeps the sentence as printed)") in done.stdout
+    assert "unknown unit" not in done.stdout
+
+
+@pytest.mark.parametrize("where, text, line, key", [
+    ("literal", "  value_bytes: ٢ B\n", 9, "inputs.value_bytes"),
+    ("within", "within: ٥%\n", 15, "within"),
+])
+def test_other_scripts_digits_are_refused_in_inputs_and_tolerances_too(tmp_path, where, text, line, key):
+    led = TmpLedger(tmp_path / "root").qwen()
+    record = PER_TOKEN.replace("  value_bytes: 2 B\n", text) if where == "literal" else PER_TOKEN + text
+    led.claim("kv/per-token", record)
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"claims/kv/per-token.yaml:{line}: {key}: " in done.stdout
+
+
+def test_a_text_snapshot_value_in_other_digits_is_not_read_as_a_number(tmp_path):
+    led = TmpLedger(tmp_path / "root")
+    led.source("qwen", raw='{"num_hidden_layers": ٤٨}\n'.encode(), fmt="text")
+    led.claim("kv/layers", 'said: "It has 48 layers."\nfigure: "48"\nlabel: quoted\ninputs:\n'
+                           "  layers: qwen#num_hidden_layers\ncompute:\n  n: layers\n")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert "claims/kv/layers.yaml:5: inputs.layers: key 'num_hidden_layers' is not in snapshot" in done.stdout
+
+
+def test_a_step_with_a_full_width_digit_in_a_name_is_refused(tmp_path):
+    led = ledger(tmp_path, h='said: "x"\nfigure: "1 B"\nlabel: derived\ninputs:\n  x1: 1 B\nassumptions: {x1: y}\n'
+                             "compute:\n  a: x１\n")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert ("claims/t/h.yaml:8: compute.a: '１' (FULLWIDTH DIGIT ONE) is not an ASCII letter or digit: names and "
+            "numbers in steps are written in ASCII") in done.stdout
+
+
+# --- an erratum acknowledged coarsely ----------------------------------------------------------------
+
+WRONG_WINDOW = FULL_WINDOW.replace("figure: 198.6 GB", "figure: 150.0 GB") + \
+    "erratum:\n  reason: printed before the window was checked\n  recomputed: \"{acknowledged}\"\n"
+
+
+@pytest.mark.parametrize("acknowledged, message", [
+    ("0.0 PB", "the acknowledged value is in PB, not in the figure's unit (GB): write it in that unit, to at least "
+               "the figure's 1 decimal, so that a later change still shows"),
+    ("0.2 TB", "the acknowledged value is in TB, not in the figure's unit (GB): write it in that unit, to at least "
+               "the figure's 1 decimal, so that a later change still shows"),
+    ("198.6 GiB", "the acknowledged value is in GiB, not in the figure's unit (GB): write it in that unit, to at "
+                  "least the figure's 1 decimal, so that a later change still shows"),
+])
+def test_an_erratum_acknowledged_in_a_coarser_unit_is_refused(tmp_path, acknowledged, message):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged=acknowledged))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert f"claims/kv/full-window.yaml:11: erratum.recomputed: {message}" in done.stdout
+
+
+def test_an_erratum_at_the_figures_precision_holds_and_still_shows_a_later_change(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged="198.6 GB"))
+    done = run(led.root, "verify")
+    assert done.returncode == 0 and "ERRATUM" in done.stdout
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged="198.57 GB"))
+    assert run(led.root, "verify").returncode == 0
+    # the window moves by a few thousand tokens: "0.0 PB" would still have held; 198.6 GB does not
+    led.source("qwen", raw=b'{"hidden_size": 5120, "max_position_embeddings": 1020000, "num_attention_heads": 40,'
+                           b' "num_hidden_layers": 48, "num_key_value_heads": 8}\n')
+    led.claim("kv/full-window", WRONG_WINDOW.format(acknowledged="198.6 GB"))
+    moved = run(led.root, "verify", "-q")
+    assert moved.returncode == 1
+    assert ("claims/kv/full-window.yaml:11: erratum.recomputed: the erratum acknowledged 198.6 GB, but the recomputed "
+            "value is now 200.54016 GB") in moved.stdout
+
+
+def test_an_erratum_written_to_fewer_decimals_than_the_figure_is_refused(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("kv/full-window", WRONG_WINDOW.replace("150.0 GB", "150.00 GB").format(acknowledged="198.6 GB"))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert ("claims/kv/full-window.yaml:11: erratum.recomputed: the acknowledged value is written to 1 decimal, "
+            "coarser than the figure (2 decimals): it would hide a later change; write the recomputed value to at "
+            "least the figure's precision") in done.stdout
+
+
+def test_a_relations_erratum_needs_two_significant_digits(tmp_path):
+    record = ('said: "Pro costs ten times Flash."\ncheck: "gap >= 10"\nlabel: derived\ninputs:\n  pro: 33 USD\n'
+              "  flash: 10 USD\nassumptions: {pro: y, flash: y}\ncompute:\n  gap: pro / flash\n"
+              'erratum:\n  reason: the gap is 3.3\n  recomputed: "{acknowledged}"\n')
+    led = ledger(tmp_path, h=record.replace("{acknowledged}", "0.0"))
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 2
+    assert ("claims/t/h.yaml:12: erratum.recomputed: the acknowledged value shows fewer than two significant digits, "
+            "so it would hide a later change: write the recomputed value with more digits (or exactly)") in done.stdout
+    led.claim("t/h", record.replace("{acknowledged}", "3.3"))
+    assert run(led.root, "verify").returncode == 0
+
+
+# --- a measurement that disagrees with its estimate fails verify, and is listed even with -q ------------
+
+def _measured(led: TmpLedger, result: str, estimate: str = "196608") -> None:
+    from tests.test_measured_beside import MEASUREMENT
+
+    folder = led.root / "ledger" / "measurements" / "kv"
+    folder.mkdir(parents=True, exist_ok=True)
+    text = MEASUREMENT.format(claim="kv/per-token", estimate=estimate).replace(
+        "result: {unit: B/token, value: '196608'}", f"result: {{unit: B/token, value: '{result}'}}")
+    (folder / "per-token--cpu--2026-11-29.yaml").write_text(text)
+
+
+def test_a_disagreeing_measurement_fails_verify_and_is_listed_with_q(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="204800")
+    done = run(led.root, "verify", "-q", "--junit", str(tmp_path / "junit.xml"))
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("ok               196,608 B/token  196,608 B/token")
+    assert "measured 204,800 B/token on CPU (not a GPU measurement): DISAGREES" in done.stdout
+    assert done.stdout.endswith("2 claims: 2 verified; 1 measurement disagrees\n")
+    junit = (tmp_path / "junit.xml").read_text()
+    assert 'failures="1"' in junit and '<failure type="measurement" message="measured 204,800 B/token' in junit
+    annotated = subprocess.run([sys.executable, "-m", "workings", "verify", "-q", "--root", str(led.root)],
+                               capture_output=True, text=True, timeout=60,
+                               env=dict(os.environ, GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=""))
+    assert "::error file=claims/kv/per-token.yaml,line=1::kv/per-token: measured 204,800 B/token" in annotated.stdout
+
+
+def test_a_stale_measurement_is_shown_with_q_but_does_not_fail(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="204800", estimate="204800")  # measured against an estimate the claim no longer computes
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 0
+    assert "measured 204,800 B/token on CPU (not a GPU measurement): stale" in done.stdout
+    assert done.stdout.endswith("2 claims: 2 verified\n")
+
+
+def test_an_agreeing_measurement_stays_quiet_with_q(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="196608")
+    done = run(led.root, "verify", "-q")
+    assert done.returncode == 0 and done.stdout.endswith("\n2 claims: 2 verified\n") and "measured" not in done.stdout

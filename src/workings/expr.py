@@ -13,6 +13,7 @@ import ast
 import functools
 import math
 import operator
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 from fractions import Fraction
@@ -70,6 +71,10 @@ def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:
     text = source.strip().replace("×", "*").replace("÷", "/").replace("−", "-")
     if not text:
         raise ExpressionError("empty expression")
+    other = next((ch for ch in text if ch.isalnum() and not ch.isascii()), None)
+    if other is not None:  # Python would read 'x１' as the name x1 and refuses '٤٨': say why, at once
+        raise ExpressionError(f"{other!r} ({unicodedata.name(other, 'a character')}) is not an ASCII letter or digit: "
+                              "names and numbers in steps are written in ASCII")
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:

@@ -8,11 +8,21 @@ the value and that precision; ``format_number`` is the one place display roundin
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from .errors import LedgerError
+
+ASCII_DIGITS = "0123456789"
+# Characters some styles group digits with ("196 608", "196'608"): refused with their name, not read as a unit.
+_GROUPING = {" ", "\u00a0", "\u202f", "\u2009", "\u2007", "\u200a", "'", "\u2019", "_", "\u00b7", "\u02d9"}
+
+
+def _describe(mark: str) -> str:
+    return "a space" if mark == " " else f"{mark!r} (U+{ord(mark):04X} {unicodedata.name(mark, '')})".replace(" )", ")")
+
 
 # 1,010,000 | 1010000 | 198.6 | 0.003 | .5 | 1/4 | -3 | 1e6 is not accepted: print what was printed.
 _NUMBER = re.compile(
@@ -20,7 +30,7 @@ _NUMBER = re.compile(
         (?:(?P<num>\d+)/(?P<den>\d+)
           |(?P<int>\d{1,3}(?:,\d{3})+|\d+)?(?:\.(?P<frac>\d+))?)
         (?P<rest>.*)$""",
-    re.VERBOSE,
+    re.VERBOSE | re.ASCII,
 )
 
 
@@ -49,11 +59,22 @@ def read_figure(text: str) -> Figure:
     if not isinstance(text, str):
         raise LedgerError(f"expected the figure as printed, in quotes; got {text!r}")
     stripped = text.strip()
+    other = next((ch for ch in stripped if ch.isdecimal() and ch not in ASCII_DIGITS), None)
+    if other is not None:  # Python reads '١٩٦' and '１９６' as 196: a figure must not look like one number and be another
+        raise LedgerError(f"{text!r} has the digit {other!r} ({unicodedata.name(other, 'a digit')}), not one of 0-9: "
+                          "write the figure's number in ASCII digits (said keeps the sentence as printed)")
     match = _NUMBER.match(stripped)
     if not match or not (match.group("int") or match.group("frac") or match.group("num")):
         raise LedgerError(f"expected a number then a unit, like '196,608 B/token'; got {text!r}")
     sign = -1 if match.group("sign") in ("-", "−") else 1
     rest = match.group("rest")
+    if len(rest) > 1 and rest[0] in _GROUPING and rest[1] in ASCII_DIGITS:
+        mark = rest[0]
+        groups = re.match(r"(?:" + re.escape(mark) + r"[0-9]{3})+(?![0-9])", rest)
+        shown = (f"as {match.group('int') or ''}{groups.group(0).replace(mark, ',')}"
+                 if groups and "," not in (match.group("int") or "") else "with commas")
+        raise LedgerError(f"{text!r}: the number's digits are grouped with {_describe(mark)}; write it {shown} or "
+                          "without grouping (said keeps the sentence as printed)")
     if rest and not rest[0].isspace() and rest[0] not in "%$":
         # "200x" or "1,01": a number must end where its unit starts
         if rest[0] in ",.0123456789":

@@ -36,7 +36,7 @@ DEVICE_TYPES = ("cpu", "cuda")
 #   at-most: the estimate is an upper bound; the measured value must not exceed it
 RELATIONS = ("equal", "at-most")
 ALLOCATORS = {"cpu": ("storage", "budget"), "cuda": ("cuda-caching",)}
-_NUMBER = re.compile(r"-?\d{1,200}(/[1-9]\d{0,199})?")
+_NUMBER = re.compile(r"-?\d{1,200}(/[1-9]\d{0,199})?", re.ASCII)  # 0-9 only: Python reads other scripts' digits too
 # The comparison is the probe's, not the file's: a record cannot loosen it.
 PROBE_RELATION = {"kv-bytes": "equal", "quant": "equal", "fit": "at-most"}
 MAX_QUANT_TOLERANCE = Fraction(1, 10)  # a quant claim's own `within:`, at most 10%
@@ -288,6 +288,11 @@ class Beside:
     holds: bool
     agreement: str
     stale: str | None  # set when the claim now computes a different estimate than the probe compared with
+
+    @property
+    def contradicts(self) -> bool:
+        """A current measurement (not stale) that disagrees with the claim's estimate: verify exits 1."""
+        return not self.holds and self.stale is None
     date: str
     command: str
     software: dict[str, Any]

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import expr, units
 from .errors import LedgerError, Problem
+from .figures import Figure
 from .validate import Checker, KeyPath
 from .yamlio import Document
 
@@ -184,7 +185,7 @@ class Claim:
             c.problem(("bound",), "give either within: or bound:, not both")
         if rounding is not None and figure is not None and "/" in figure.split()[0]:
             c.problem(("round",), "a fraction as printed (1/4) is compared exactly or within:, not rounded")
-        erratum = _erratum(c, data["erratum"]) if "erratum" in data else None
+        erratum = _erratum(c, data["erratum"], figure, reading) if "erratum" in data else None
         cites = _cites(c, data.get("cites"))
         notes = c.text(("notes",), data["notes"], max_len=5000) if "notes" in data else None
         probe = data.get("probe")
@@ -326,24 +327,60 @@ def _percent(c: Checker, raw: object) -> Fraction | None:
     text = c.text(("within",), raw if not isinstance(raw, (int, float)) or isinstance(raw, bool) else str(raw))
     if text is None:
         return None
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*", text)
     if not match or not 0 < Fraction(match.group(1)) <= 100:
         c.problem(("within",), f"expected a tolerance like '5%'; got {text!r}")
         return None
     return Fraction(match.group(1)) / 100
 
 
-def _erratum(c: Checker, raw: object) -> Erratum | None:
+def _erratum(c: Checker, raw: object, figure: str | None, reading: str | None) -> Erratum | None:
     data = c.mapping(("erratum",), raw, allowed={"reason", "recomputed"}, required={"reason", "recomputed"})
     reason = c.text(("erratum", "reason"), data.get("reason"), max_len=2000)
     recomputed = c.text(("erratum", "recomputed"), data.get("recomputed"), max_len=200)
     if recomputed is not None:
         try:
-            units.read_quantity(recomputed, printed=True)
+            acknowledged = units.read_quantity(recomputed, printed=True)
+            problem = _coarse(acknowledged, units.read_quantity(figure, printed=True) if figure else None, reading)
         except LedgerError as exc:
-            c.problem(("erratum", "recomputed"), str(exc))
+            problem = str(exc)
+        if problem:
+            c.problem(("erratum", "recomputed"), problem)
             return None
     return Erratum(reason=reason, recomputed=recomputed) if reason and recomputed else None
+
+
+def _coarse(acknowledged: Figure, figure: Figure | None, reading: str | None) -> str | None:
+    """Why an erratum's acknowledged value could hide later drift, or None.
+
+    The erratum holds while the recomputed value, rounded as the acknowledged value is written, equals
+    it: "0.0 PB" on a GB figure would hold for anything under 50 TB. So the value is written in the
+    figure's unit (or its stated reading) to at least the figure's decimals. A relation (``check:``)
+    has no printed precision: its acknowledged value must show two significant digits at least."""
+    if acknowledged.is_fraction or acknowledged.places == 0:
+        places_ok = True  # a fraction or a whole number is compared exactly
+    elif figure is not None:
+        places_ok = acknowledged.places >= figure.places
+    else:
+        places_ok = acknowledged.value != 0 and Fraction(1, 10**acknowledged.places) * 20 <= abs(acknowledged.value)
+    if figure is not None:
+        allowed = {figure.unit, *units.readings(figure.unit)} | ({reading} if reading else set())
+        if acknowledged.unit not in allowed:
+            return (f"the acknowledged value is in {acknowledged.unit or 'a pure number'}, not in the figure's unit "
+                    f"({figure.unit or 'a pure number'}): write it in that unit, to at least the figure's "
+                    f"{_decimals(figure.places)}, so that a later change still shows")
+        if not places_ok:
+            return (f"the acknowledged value is written to {_decimals(acknowledged.places)}, coarser than the figure "
+                    f"({_decimals(figure.places)}): it would hide a later change; write the recomputed value to at "
+                    "least the figure's precision")
+    elif not places_ok:
+        return ("the acknowledged value shows fewer than two significant digits, so it would hide a later change: "
+                "write the recomputed value with more digits (or exactly)")
+    return None
+
+
+def _decimals(places: int) -> str:
+    return "no decimals" if places <= 0 else f"{places} decimal{'s' if places > 1 else ''}"
 
 
 def _cites(c: Checker, raw: object) -> tuple[str, ...]:

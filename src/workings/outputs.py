@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from xml.sax.saxutils import escape, quoteattr
 
 from . import safetext
+from .measurements import Beside
 from .report import BASES, FAILING, ClaimResult, Message, Report
 
 SYMBOL = {"verified": "ok", "erratum": "ERRATUM", "drift": "DRIFT", "unchecked": "unchecked", "error": "ERROR"}
@@ -56,7 +57,7 @@ def table(report: Report, *, only_failing: bool = False) -> str:
     rows = sorted(report.claims, key=lambda c: (order[c.status], c.id))
     lines = []
     for claim in rows:
-        if only_failing and claim.status not in FAILING:
+        if only_failing and claim.status not in FAILING and all(m.holds for m in claim.measurements):
             continue
         figure = claim.figure or ("check" if claim.check else "")
         shown = claim.comparison.recomputed.display if claim.comparison else (claim.result.display if claim.result else "")
@@ -68,11 +69,12 @@ def table(report: Report, *, only_failing: bool = False) -> str:
             lines.extend(f"{'':<9} {m.kind}: {m.text}" for m in claim.messages if m.kind == "ambiguous")
         for m in claim.measurements:  # beside the estimate, and never quiet when it disagrees
             if not m.holds or not only_failing:
-                verdict = "agrees" if m.holds else "DISAGREES"
+                verdict = "agrees" if m.holds else "DISAGREES" if m.stale is None else "stale"
                 lines.append(f"{'':<9} measured {m.result} on {m.device}: {verdict}, {m.agreement}"
                              + (f" (stale: {m.stale})" if m.stale else ""))
+    failed_files = {c.file for c in report.claims if c.status == "error"}  # once: 5,000 bad records stay linear
     for problem in report.problems:
-        if not any(problem.file == c.file for c in report.claims if c.status == "error"):
+        if problem.file not in failed_files:
             lines.append(f"ERROR     {problem}")
     lines.append(basis_line(report))
     lines.append(summary_line(report))
@@ -96,7 +98,11 @@ def _where(file: str, line: int) -> str:
 def summary_line(report: Report) -> str:
     s = report.summary
     parts = [f"{s[k]} {k}" for k in ("verified", "erratum", "drift", "unchecked", "error") if s[k] or k == "verified"]
-    return f"{s['total']} claims: " + ", ".join(parts) + (f"; {s['problems']} input problems" if s["problems"] else "")
+    disagree = len(report.contradicted)
+    return (f"{s['total']} claims: " + ", ".join(parts)
+            + (f"; {disagree} measurement{'s' if disagree > 1 else ''} disagree{'s' if disagree == 1 else ''}"
+               if disagree else "")
+            + (f"; {s['problems']} input problems" if s["problems"] else ""))
 
 
 def basis_line(report: Report) -> str:
@@ -119,9 +125,11 @@ def junit(report: Report) -> str:
     def attr(value: object) -> str:
         return quoteattr(safetext.clean(value))
 
+    contradicted = {c.id: m for c, m in report.contradicted if c.status not in FAILING}
+    failures = s["drift"] + len(contradicted)
     out = ['<?xml version="1.0" encoding="utf-8"?>',
-           f'<testsuites name="workings" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}" time="0">',
-           f'  <testsuite name="ledger" tests="{s["total"]}" failures="{s["drift"]}" errors="{s["error"]}" '
+           f'<testsuites name="workings" tests="{s["total"]}" failures="{failures}" errors="{s["error"]}" time="0">',
+           f'  <testsuite name="ledger" tests="{s["total"]}" failures="{failures}" errors="{s["error"]}" '
            f'skipped="{s["unchecked"]}" time="0">']
     for claim in report.claims:
         out.append(f'    <testcase classname={attr(claim.group or "claims")} name={attr(claim.id)} '
@@ -129,6 +137,9 @@ def junit(report: Report) -> str:
         body = escape(safetext.clean(claim.reason or ""))
         if claim.status == "drift":
             out.append(f'      <failure type="drift" message={attr(claim.reason or "drift")}>{body}</failure>')
+        elif claim.id in contradicted:
+            text = _disagreement(contradicted[claim.id])
+            out.append(f'      <failure type="measurement" message={attr(text)}>{escape(safetext.clean(text))}</failure>')
         elif claim.status == "error":
             out.append(f'      <error type="invalid-record" message={attr(claim.reason or "error")}>{body}</error>')
         elif claim.status == "unchecked":
@@ -185,11 +196,17 @@ def github_annotations(report: Report) -> str:
         for m in messages:
             lines.append(_annotation(level, m.file or claim.file, m.line or claim.line,
                                      f"{claim.id}: {m.key + ': ' if m.key else ''}{m.text}"))
+    for claim, measured in report.contradicted:
+        lines.append(_annotation("error", claim.file, claim.line, f"{claim.id}: {_disagreement(measured)}"))
     claim_files = {c.file for c in report.claims}
     for problem in report.problems:
         if problem.file not in claim_files:
             lines.append(_annotation("error", problem.file, problem.line, f"{problem.key + ': ' if problem.key else ''}{problem.message}"))
     return "".join(line + "\n" for line in lines)
+
+
+def _disagreement(m: Beside) -> str:
+    return f"measured {m.result} on {m.device} ({m.file}): disagrees with the estimate {m.estimate}, {m.agreement}"
 
 
 def _annotation(level: str, file: str, line: int, text: str) -> str:

@@ -233,11 +233,17 @@ class Report:
         return {**counts, "basis": by_basis}
 
     @property
+    def contradicted(self) -> list[tuple[ClaimResult, Beside]]:
+        """(claim, measurement) for each current measurement that disagrees with its claim's estimate."""
+        return [(c, m) for c in self.claims for m in c.measurements if getattr(m, "contradicts", False)]
+
+    @property
     def exit_code(self) -> int:
-        """0 all good, 1 a figure drifted, 2 input could not be used (2 wins)."""
+        """0 all good, 1 a figure drifted or a current measurement disagrees with its estimate, 2 input
+        could not be used (2 wins). A stale measurement (the claim changed since) is shown, not failed."""
         if self.problems or any(c.status == "error" for c in self.claims):
             return 2
-        if any(c.status == "drift" for c in self.claims):
+        if any(c.status == "drift" for c in self.claims) or self.contradicted:
             return 1
         return 0
 

@@ -171,8 +171,8 @@ def _value(c: Checker, name: str, spec: object) -> Value | None:
 def _number_in(number: str, passage: str) -> bool:
     plain = number.replace(",", "").lstrip("+")
     if "/" in plain:  # a fraction such as 1/4 must appear as written
-        return re.search(r"(?<![\d/])" + re.escape(plain) + r"(?![\d/])", normalise(passage)) is not None
-    for candidate in re.findall(r"\d[\d,]*(?:\.\d+)?", normalise(passage)):
+        return re.search(r"(?<![\d/])" + re.escape(plain) + r"(?![\d/])", normalise(passage), re.ASCII) is not None
+    for candidate in re.findall(r"\d[\d,]*(?:\.\d+)?", normalise(passage), re.ASCII):
         if candidate.replace(",", "") == plain:
             return True
     return False
@@ -294,7 +294,7 @@ def _near(key: str, names: list[str]) -> str:
     return f"; near names: {', '.join(close[:5])}" if close else ""
 
 
-_EXCERPT_PAIR = re.compile(r'"([^"\\\n]{1,200})"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)')
+_EXCERPT_PAIR = re.compile(r'"([^"\\\n]{1,200})"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)', re.ASCII)  # ASCII digits only, as the loader reads figures
 
 
 @functools.lru_cache(maxsize=64)
@@ -331,7 +331,7 @@ def _lines_of(text: str, key: str) -> str:
     return f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
 
 
-_PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?")
+_PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?", re.ASCII)
 
 
 def number_value(printed: str) -> Fraction:
