@@ -33,11 +33,6 @@ ALIGNED = 0.6          # share of a claim's words in the draft sentence for the 
 VALUE_ALIGN = {"quantity": 0.0, "ratio": 0.15, "count": 0.35, "loose": 0.4}
 
 
-def needed_alignment(figure: Figure) -> float:
-    if figure.kind == "quantity" and (figure.unit == "percent" or figure.upper is not None
-                                      or figure.qualifier in ("more than", "at least", "less than", "at most")):
-        return VALUE_ALIGN["loose"]
-    return VALUE_ALIGN[figure.kind]
 _STOP = frozenset("a an and are as at be by for from in is it its of on or that the this to was with"
                   " about around roughly nearly almost more less than only just over under some".split())
 _TOKEN = re.compile(r"[a-z]+")
@@ -261,44 +256,6 @@ def compatible(figure: Figure, claim: ClaimView) -> bool:
     """Whether the claim's figure could be the same kind of figure (same dimension)."""
     pair = claim.printed or claim.recomputed
     return pair is not None and bool(values_in(pair, figure))
-
-
-def verdict(figure: Figure, claim: ClaimView, how: str, shown: str | None) -> Match:
-    """What a figure that agrees with ``claim`` (as ``how`` says) is, given the claim's own status."""
-    result = claim.result
-
-    def made(*, status: str, reason: str) -> Match:
-        return Match(status=status, reason=reason, claim=result, printed=result.figure or result.check,
-                     recomputed=shown)
-
-    if how == "reading":
-        return made(status="ambiguous", reason=f"{figure.unit} holds under one reading only "
-                    f"(the ledger's value is {shown}); say which the draft means")
-    if how == "swapped":
-        swapped = units.other_reading(figure.unit)
-        return made(status="ambiguous", reason=f"it holds only if {figure.unit} is read as {swapped} "
-                    f"(the ledger's value is {shown}): {figure.unit} where {swapped} is meant?")
-    if how == "relation" and result.status == "verified":
-        return made(status="backed", reason="its sentence's relation holds")
-    if result.status == "verified":
-        return made(status="backed", reason=f"agrees with the claim's {how} value")
-    if result.status == "unchecked":
-        if not (result.inputs or result.cites or result.steps):
-            why = first_sentence(result.notes or "") or "no working and no source yet"
-            return made(status="unchecked", reason=f"the ledger records it, unbacked: {why}")
-        return made(status="backed", reason=f"agrees with a {result.label} figure its sources state "
-                    "(nothing recomputes it)")
-    if result.status == "erratum":
-        if how == "recomputed":
-            return made(status="backed", reason="agrees with the corrected value of a recorded erratum")
-        reason = (result.erratum or {}).get("reason", result.reason)
-        return made(status="erratum", reason=f"wrong as printed (an erratum is recorded): {reason}")
-    if result.status == "drift":
-        if how == "recomputed":
-            return made(status="backed", reason="agrees with the recomputed value (the ledger's printed "
-                        "figure drifted)")
-        return made(status="drift", reason=f"the claim drifted: {result.reason}")
-    return made(status="unbacked", reason=f"its claim {result.id} is invalid: {result.reason}")
 
 
 def first_sentence(text: str) -> str:
