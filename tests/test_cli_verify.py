@@ -30,7 +30,7 @@ def test_verify_all_good(tmp_ledger):
 
 def test_drift_exits_1_and_propagates_to_claims_built_on_it(tmp_ledger):
     tmp_ledger.qwen()
-    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608 B/token", "196,680 B/token"))
+    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608", "196,680"))
     result = run("verify", "--root", tmp_ledger.root)
     assert result.exit_code == 1
     assert result.output == (
@@ -45,7 +45,7 @@ def test_drift_exits_1_and_propagates_to_claims_built_on_it(tmp_ledger):
 
 def test_invalid_input_exits_2_even_with_drift(tmp_ledger):
     tmp_ledger.qwen()
-    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608 B/token", "196,680 B/token"))
+    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608", "196,680"))
     tmp_ledger.claim("kv/broken", "said: x\n")
     result = run("verify", "--root", tmp_ledger.root)
     assert result.exit_code == 2
@@ -84,7 +84,7 @@ def test_same_input_gives_the_same_bytes(tmp_ledger, tmp_path):
 
 def test_github_annotations_point_at_file_and_line(tmp_ledger, tmp_path):
     tmp_ledger.qwen()
-    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608 B/token", "196,680 B/token"))
+    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608", "196,680"))
     summary = tmp_path / "summary.md"
     result = run("verify", "--root", tmp_ledger.root, env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
     assert ("::error file=claims/kv/per-token.yaml,line=2::kv/per-token: figure: printed 196,680 B/token, "

@@ -139,7 +139,7 @@ def test_a_prefix_swap_still_names_reading_and_a_stated_reading_gets_a_hint():
 
 def test_the_hint_reaches_verify(tmp_ledger):
     tmp_ledger.source("qwen")
-    tmp_ledger.claim("t/ratio", 'said: x\nfigure: "7"\nlabel: quoted\ninputs:\n  h: qwen#hidden_size\n'
+    tmp_ledger.claim("t/ratio", 'said: x is 7.\nfigure: "7"\nlabel: quoted\ninputs:\n  h: qwen#hidden_size\n'
                      "  n: qwen#num_hidden_layers\ncompute:\n  r: h / n / 15\n")  # 5120/48/15 = 7.11
     claim = tmp_ledger.verify().claim("t/ratio")
     assert claim.status == "drift" and "it would hold with 'round: nearest'" in claim.reason

@@ -18,7 +18,7 @@ from workings.draft import reading
 from workings.draft.reading import MAX_DIGITS, MAX_DRAFT_BYTES, read_draft
 from workings.errors import LedgerError
 
-OK = 'said: "ok"\nfigure: "1 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+OK = 'said: "x is 1."\nfigure: "1 B"\nlabel: derived\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from tests.conftest import QWEN_CONFIG
 from workings.dtypes import BYTES_PER_VALUE
 
 CLAIM = """\
-said: "2 x 48 x 8 x 128 x 2 = 196,608 bytes per token."
+said: "{said}"
 figure: {figure}
 label: derived
 inputs:
@@ -23,8 +23,9 @@ compute:
 """
 
 
-def claim(src="qwen", dtype="dtype:qwen#torch_dtype", figure="196,608 B/token"):
-    return CLAIM.format(src=src, dtype=dtype, figure=figure)
+def claim(src="qwen", dtype="dtype:qwen#torch_dtype", figure="196,608 B/token",
+          said="2 x 48 x 8 x 128 x 2 = 196,608 bytes per token."):
+    return CLAIM.format(src=src, dtype=dtype, figure=figure, said=said)
 
 
 def test_the_dtype_a_json_config_names_is_read_as_bytes(tmp_ledger):
@@ -43,7 +44,8 @@ def test_the_dtype_a_json_config_names_is_read_as_bytes(tmp_ledger):
 def test_a_config_excerpt_and_a_wider_dtype(tmp_ledger):
     tmp_ledger.source("opt", raw=b'| "hidden_size": 5120, | |\n"num_attention_heads": 40, | |\n"num_hidden_layers": 48,\n'
                       b'"num_key_value_heads": 8,\n"torch_dtype": "float32", | |\n', fmt="text")
-    tmp_ledger.claim("kv/fp32", claim(src="opt", dtype="dtype:opt#torch_dtype", figure="393,216 B/token"))
+    tmp_ledger.claim("kv/fp32", claim(src="opt", dtype="dtype:opt#torch_dtype", figure="393,216 B/token",
+                                             said="2 x 48 x 8 x 128 x 4 = 393,216 bytes per token."))
     assert tmp_ledger.verify().claim("kv/fp32").status == "verified"
 
 

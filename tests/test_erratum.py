@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.conftest import PER_TOKEN
 
-WRONG = PER_TOKEN.replace("196,608 B/token", "196,680 B/token") + (
+WRONG = PER_TOKEN.replace("196,608", "196,680") + (
     "erratum:\n  reason: Digits swapped in print.\n  recomputed: 196,608 B/token\n")
 
 
@@ -75,8 +75,8 @@ def test_a_check_needs_no_compute(tmp_ledger):
 
 
 def test_a_figure_copied_into_the_steps_backs_nothing(tmp_ledger):
-    tmp_ledger.claim("c/copied", 'said: x\nfigure: 196,608 B/token\nlabel: derived\ncompute:\n  a: 196608 * B / token\n')
-    tmp_ledger.claim("c/on-it", 'said: x\nfigure: 393,216 B/token\nlabel: derived\ninputs:\n  a: claim:c/copied\n'
+    tmp_ledger.claim("c/copied", 'said: x is 196,608.\nfigure: 196,608 B/token\nlabel: derived\ncompute:\n  a: 196608 * B / token\n')
+    tmp_ledger.claim("c/on-it", 'said: x is 393,216.\nfigure: 393,216 B/token\nlabel: derived\ninputs:\n  a: claim:c/copied\n'
                      "compute:\n  b: 2 * a\n")
     report = tmp_ledger.verify()
     assert report.claim("c/copied").status == "unchecked"

@@ -134,7 +134,7 @@ def test_a_result_that_depends_on_its_source_is_verified(tmp_ledger, expression,
 
 def test_an_input_the_value_ignores_is_named_and_the_rest_still_backs_it(tmp_ledger):
     tmp_ledger.source("qwen")
-    tmp_ledger.claim("t/kv", 'said: x\nfigure: "384"\nlabel: derived\ninputs:\n  a: qwen#num_hidden_layers\n'
+    tmp_ledger.claim("t/kv", 'said: x is 384.\nfigure: "384"\nlabel: derived\ninputs:\n  a: qwen#num_hidden_layers\n'
                      "  b: qwen#num_key_value_heads\n  c: qwen#num_attention_heads\ncompute:\n  r: a * b + 0 * c\n")
     claim = tmp_ledger.verify().claim("t/kv")
     assert (claim.status, claim.basis) == ("verified", "recomputed")
@@ -143,7 +143,7 @@ def test_an_input_the_value_ignores_is_named_and_the_rest_still_backs_it(tmp_led
 
 def test_a_figure_in_another_unit_restates_its_source_and_derived_says_so(tmp_ledger):
     tmp_ledger.source("qwen")
-    tmp_ledger.claim("t/window", 'said: x\nfigure: 1.01 Mtoken\nlabel: derived\n'
+    tmp_ledger.claim("t/window", 'said: x is 1.01.\nfigure: 1.01 Mtoken\nlabel: derived\n'
                      "inputs:\n  w: qwen#max_position_embeddings token\ncompute:\n  r: w\n")
     claim = tmp_ledger.verify().claim("t/window")
     assert (claim.status, claim.basis) == ("verified", "restated")
@@ -152,7 +152,7 @@ def test_a_figure_in_another_unit_restates_its_source_and_derived_says_so(tmp_le
 
 def test_a_claim_restating_a_recomputed_claim_is_recomputed(tmp_ledger):
     tmp_ledger.qwen()
-    tmp_ledger.claim("kv/kib", 'said: x\nfigure: 192 KiB/token\nlabel: derived\n'
+    tmp_ledger.claim("kv/kib", 'said: x is 192.\nfigure: 192 KiB/token\nlabel: derived\n'
                      "inputs:\n  p: claim:kv/per-token\ncompute:\n  r: p\n")
     report = tmp_ledger.verify()
     assert report.claim("kv/per-token").basis == "recomputed"
@@ -163,11 +163,11 @@ def test_a_claim_restating_a_recomputed_claim_is_recomputed(tmp_ledger):
 def test_built_on_typed_numbers_is_unchecked_built_on_an_assumption_rests_on_it(tmp_ledger):
     tmp_ledger.source("qwen")
     tmp_ledger.claim("t/two", TRUST_ME.format(label="derived").replace("999 GB", "2 B"))
-    tmp_ledger.claim("t/typed", 'said: x\nfigure: 2 B\nlabel: derived\ncompute:\n  r: 2 * B\n')
-    on = 'said: x\nfigure: 96 B\nlabel: derived\ninputs:\n  v: claim:{}\n  n: qwen#num_hidden_layers\ncompute:\n  r: v * n\n'
+    tmp_ledger.claim("t/typed", 'said: x is 2.\nfigure: 2 B\nlabel: derived\ncompute:\n  r: 2 * B\n')
+    on = 'said: x is 96.\nfigure: 96 B\nlabel: derived\ninputs:\n  v: claim:{}\n  n: qwen#num_hidden_layers\ncompute:\n  r: v * n\n'
     tmp_ledger.claim("t/on-two", on.format("t/two"))
     tmp_ledger.claim("t/on-typed", on.format("t/typed"))
-    tmp_ledger.claim("t/only-two", 'said: x\nfigure: 4 B\nlabel: derived\ninputs:\n  v: claim:t/two\ncompute:\n  r: 2 * v\n')
+    tmp_ledger.claim("t/only-two", 'said: x is 4.\nfigure: 4 B\nlabel: derived\ninputs:\n  v: claim:t/two\ncompute:\n  r: 2 * v\n')
     report = tmp_ledger.verify()
     assert report.claim("t/two").status == "unchecked"
     # the layers are sourced, the 2 B a stated assumption (through t/two): recomputed, as if typed in here
@@ -194,7 +194,7 @@ def test_a_check_rests_on_what_its_sides_depend_on(tmp_ledger):
 def test_an_agreeing_measurement_backs_a_figure_resting_on_assumptions(tmp_ledger):
     from tests.test_measured_beside import write
 
-    tmp_ledger.claim("kv/per-token", 'said: x\nfigure: 196,608 B/token\nlabel: derived\ninputs:\n  b: 196608 B\n'
+    tmp_ledger.claim("kv/per-token", 'said: x is 196,608.\nfigure: 196,608 B/token\nlabel: derived\ninputs:\n  b: 196608 B\n'
                      "assumptions:\n  b: the sum\ncompute:\n  per_token: b / token\n")
     assert tmp_ledger.verify().claim("kv/per-token").status == "unchecked"
     write(tmp_ledger)
@@ -205,7 +205,7 @@ def test_an_agreeing_measurement_backs_a_figure_resting_on_assumptions(tmp_ledge
 
 
 def test_an_erratum_on_typed_numbers_is_unchecked_not_an_erratum(tmp_ledger):
-    tmp_ledger.claim("t/e", 'said: x\nfigure: "7"\nlabel: derived\ncompute:\n  r: "6"\n'
+    tmp_ledger.claim("t/e", 'said: x is 7.\nfigure: "7"\nlabel: derived\ncompute:\n  r: "6"\n'
                      "erratum:\n  reason: wrong\n  recomputed: \"6\"\n")
     assert tmp_ledger.verify().claim("t/e").status == "unchecked"
 

@@ -47,24 +47,24 @@ POWER = "unit {unit!r}: a unit may be raised only to a whole power between -8 an
 
 POWER_CASES = {
     # name: (record, line, key, unit)
-    "figure": ('said: "x"\nfigure: "1 kB^100000000/B^100000000"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+    "figure": ('said: "x is 1."\nfigure: "1 kB^100000000/B^100000000"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                "assumptions: {b: y}\ncompute:\n  a: b / B\n", 2, "figure", "kB^100000000/B^100000000"),
-    "figure-token-power": ('said: "x"\nfigure: "1 B/token**1000"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+    "figure-token-power": ('said: "x is 1."\nfigure: "1 B/token**1000"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                            "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "B/token**1000"),
-    "figure-power-of-power": ('said: "x"\nfigure: "1 B^(9^9^9)"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+    "figure-power-of-power": ('said: "x is 1."\nfigure: "1 B^(9^9^9)"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                               "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "B^(9^9^9)"),
-    "figure-grouped-power": ('said: "x"\nfigure: "1 (B^8)^8"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+    "figure-grouped-power": ('said: "x is 1."\nfigure: "1 (B^8)^8"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                              "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "(B^8)^8"),
-    "figure-fractional-power": ('said: "x"\nfigure: "1 B^0.5"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+    "figure-fractional-power": ('said: "x is 1."\nfigure: "1 B^0.5"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                                 "assumptions: {b: y}\ncompute:\n  a: b\n", 2, "figure", "B^0.5"),
-    "literal-input": ('said: "x"\nfigure: "1"\nlabel: estimate\ninputs:\n  b: 1 kB^100000000/B^100000000\n'
+    "literal-input": ('said: "x is 1."\nfigure: "1"\nlabel: estimate\ninputs:\n  b: 1 kB^100000000/B^100000000\n'
                       "assumptions: {b: y}\ncompute:\n  a: b\n", 5, "inputs.b", "kB^100000000/B^100000000"),
-    "source-key-unit": ('said: "x"\nfigure: "1"\nlabel: derived\ninputs:\n'
+    "source-key-unit": ('said: "x is 1."\nfigure: "1"\nlabel: derived\ninputs:\n'
                         "  b: qwen#num_hidden_layers kB^100000000/B^100000000\ncompute:\n  a: b\n",
                         5, "inputs.b", "kB^100000000/B^100000000"),
-    "reading": ('said: "x"\nfigure: "1 kB"\nlabel: derived\nreading: kB^100000000/B^99999999\ninputs:\n'
+    "reading": ('said: "x is 1."\nfigure: "1 kB"\nlabel: derived\nreading: kB^100000000/B^99999999\ninputs:\n'
                 "  b: 1 kB\nassumptions: {b: y}\ncompute:\n  a: b\n", 4, "reading", "kB^100000000/B^99999999"),
-    "erratum-recomputed": ('said: "x"\nfigure: "2 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\n'
+    "erratum-recomputed": ('said: "x is 2."\nfigure: "2 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\n'
                            "compute:\n  a: b\nerratum:\n  reason: a slip\n  recomputed: 1 kB^100000000/B^99999999\n",
                            11, "erratum.recomputed", "kB^100000000/B^99999999"),
 }
@@ -111,7 +111,7 @@ def test_a_huge_unit_power_ends_show_render_and_check_draft_too(tmp_path):
 
 def test_a_squared_unit_against_a_plain_one_is_a_dimension_error_not_a_bug(tmp_path):
     """B^2 against B used to end in 'this is a bug in workings' (pint cannot format Fraction powers)."""
-    led = ledger(tmp_path, h='said: "x"\nfigure: "1 B^2"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+    led = ledger(tmp_path, h='said: "x is 1."\nfigure: "1 B^2"\nlabel: estimate\ninputs:\n  b: 1 B\n'
                              "assumptions: {b: y}\ncompute:\n  a: b\n")
     done = run(led.root, "verify", "-q")
     assert done.returncode == 2
@@ -119,7 +119,7 @@ def test_a_squared_unit_against_a_plain_one_is_a_dimension_error_not_a_bug(tmp_p
 
 
 def test_a_step_that_squares_a_unit_under_the_cap_still_works(tmp_path):
-    led = ledger(tmp_path, h='said: "x"\nfigure: "4 B^2"\nlabel: estimate\ninputs:\n  b: 2 B\n'
+    led = ledger(tmp_path, h='said: "x is 4."\nfigure: "4 B^2"\nlabel: estimate\ninputs:\n  b: 2 B\n'
                              "assumptions: {b: y}\ncompute:\n  a: b * b\n")
     done = run(led.root, "verify")
     assert done.returncode == 0, done.stdout
@@ -247,7 +247,7 @@ def test_claim_twins_yaml_and_yml_are_both_refused_and_listed_apart(tmp_path):
 def test_an_id_that_repeats_another_claims_path_never_takes_it_over_whatever_sorts_first(tmp_path):
     """``claims/aaa/x.yaml`` sorts before ``claims/kv/...``: it used to win, and the real record erred."""
     led = _qwen_ledger(tmp_path)
-    led.claim("aaa/x", 'id: kv/per-token\nsaid: "x"\nfigure: "3"\nlabel: derived\ninputs: {a: 3}\n'
+    led.claim("aaa/x", 'id: kv/per-token\nsaid: "x is 3."\nfigure: "3"\nlabel: derived\ninputs: {a: 3}\n'
                        "assumptions: {a: y}\ncompute:\n  r: a\n")
     done = run(led.root, "verify")
     assert done.returncode == 2
@@ -375,7 +375,7 @@ def test_a_json_snapshot_with_a_key_twice_is_an_error_not_the_last_value(tmp_pat
 
 @pytest.mark.parametrize("record, line, where", [
     ('said: "x"\n<<: {said: "y", figure: "3"}\nlabel: derived\n', 2, "claims/t/h.yaml"),
-    ('said: "x"\nfigure: "3"\nlabel: derived\ninputs:\n  <<: {a: 3}\nassumptions: {a: y}\ncompute:\n  r: a\n',
+    ('said: "x is 3."\nfigure: "3"\nlabel: derived\ninputs:\n  <<: {a: 3}\nassumptions: {a: y}\ncompute:\n  r: a\n',
      5, "claims/t/h.yaml"),
 ])
 def test_a_yaml_merge_key_is_refused_at_its_line(tmp_path, record, line, where):
@@ -457,7 +457,7 @@ def test_a_text_snapshot_value_in_other_digits_is_not_read_as_a_number(tmp_path)
 
 
 def test_a_step_with_a_full_width_digit_in_a_name_is_refused(tmp_path):
-    led = ledger(tmp_path, h='said: "x"\nfigure: "1 B"\nlabel: derived\ninputs:\n  x1: 1 B\nassumptions: {x1: y}\n'
+    led = ledger(tmp_path, h='said: "x is 1."\nfigure: "1 B"\nlabel: derived\ninputs:\n  x1: 1 B\nassumptions: {x1: y}\n'
                              "compute:\n  a: x１\n")
     done = run(led.root, "verify", "-q")
     assert done.returncode == 2
@@ -467,7 +467,7 @@ def test_a_step_with_a_full_width_digit_in_a_name_is_refused(tmp_path):
 
 # --- an erratum acknowledged coarsely ----------------------------------------------------------------
 
-WRONG_WINDOW = FULL_WINDOW.replace("figure: 198.6 GB", "figure: 150.0 GB") + \
+WRONG_WINDOW = FULL_WINDOW.replace("198.6 GB", "150.0 GB") + \
     "erratum:\n  reason: printed before the window was checked\n  recomputed: \"{acknowledged}\"\n"
 
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 # The good claim beside each hostile one: an estimate, the label that may rest on a stated assumption alone.
-OK = 'said: "ok"\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+OK = 'said: "x is 1."\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 
 
 def _claim(figure: str, *steps: str) -> str:
     body = "".join(f"  s{i}: {s}\n" for i, s in enumerate(steps))
-    return f'said: "x"\nfigure: "{figure}"\nlabel: derived\ncompute:\n{body}'
+    return f'said: "x is {figure}."\nfigure: "{figure}"\nlabel: derived\ncompute:\n{body}'
 
 
 def _ledger(tmp_path: Path, hostile: str, snapshot: bytes | None = None) -> Path:
@@ -43,7 +43,7 @@ CASES = {
     "call-arity": _claim("1", "abs(1, 2)"),
     "min-one-arg": _claim("1", "min(1)"),
     "float-overflow-literal": _claim("1", "1e999"),
-    "squared-unit": 'said: "x"\nfigure: "1 B"\nlabel: derived\ninputs:\n  v: 1 B\nassumptions: {v: y}\n'
+    "squared-unit": 'said: "x is 1."\nfigure: "1 B"\nlabel: derived\ninputs:\n  v: 1 B\nassumptions: {v: y}\n'
                     "compute:\n  sq: v * v\n",
     "unit-exponent-growth": _claim("1", "percent ** 64", "s0 ** 64", "s1 ** 64", "s2 ** 64"),
     "yaml-nested-1000": "said: " + "[" * 1000 + "]" * 1000 + "\n",
@@ -63,7 +63,7 @@ def test_hostile_claim_is_one_error_not_a_crash(tmp_path, name):
 
 @pytest.mark.parametrize("value", ["1e5000", "1e999999999"])
 def test_huge_exponent_in_a_snapshot_is_an_error_not_a_crash_or_hang(tmp_path, value):
-    hostile = 'said: x\nfigure: "1"\nlabel: derived\ninputs:\n  a: src#x\ncompute:\n  b: a\n'
+    hostile = 'said: x is 1.\nfigure: "1"\nlabel: derived\ninputs:\n  a: src#x\ncompute:\n  b: a\n'
     done = _verify(_ledger(tmp_path, hostile, f'{{"x": {value}}}\n'.encode()))
     assert "Traceback" not in done.stderr and done.returncode == 2
 
@@ -87,7 +87,7 @@ def test_a_printed_number_typed_into_a_step_is_not_verified(tmp_path):
 
 
 def test_a_plain_number_result_compares_without_a_crash(tmp_path):
-    hostile = 'said: "x"\nfigure: "4"\nlabel: estimate\ninputs:\n  n: 2\nassumptions: {n: y}\ncompute:\n  r: 2 * n\n'
+    hostile = 'said: "x is 4."\nfigure: "4"\nlabel: estimate\ninputs:\n  n: 2\nassumptions: {n: y}\ncompute:\n  r: 2 * n\n'
     done = _verify(_ledger(tmp_path, hostile))
     assert done.returncode == 0 and done.stdout.endswith("2 claims: 2 verified\n")
 

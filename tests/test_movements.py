@@ -54,7 +54,7 @@ def test_a_claim_made_unchecked_fails_the_comparison(tmp_ledger, tmp_path):
 
 def test_a_corrected_figure_is_listed_but_passes(tmp_ledger, tmp_path):
     tmp_ledger.qwen()
-    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608 B/token", "196,680 B/token"))
+    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608", "196,680"))
     base = report_of(tmp_ledger.root, tmp_path / "base.json")
     tmp_ledger.claim("kv/per-token", PER_TOKEN)
     new = report_of(tmp_ledger.root, tmp_path / "new.json")
@@ -98,7 +98,7 @@ def test_on_a_copy_of_this_repository_a_drifted_source_value_moves_everything_bu
         shutil.copytree(REPO / folder, root / folder)
     base = report_of(root, tmp_path / "base.json")
     claim = root / "claims" / "kv-bytes-per-token" / "qwen25-14b-bytes-per-token.yaml"
-    claim.write_text(claim.read_text().replace("figure: 196,608 B/token", "figure: 196,680 B/token"))
+    claim.write_text(claim.read_text().replace("196,608", "196,680"))  # said and figure, as an editor types it
     new = report_of(root, tmp_path / "new.json")
     moves = movements.compare(movements.load_report(base), movements.load_report(new))
     moved = {m.claim: m.arrow for m in moves}
@@ -128,7 +128,7 @@ def test_the_pull_request_script_compares_against_the_base_commit(tmp_path):
     base_sha = git("rev-parse", "HEAD", cwd=origin)
     git("clone", "-q", str(origin), str(clone), cwd=tmp_path)
     claim = clone / "claims" / "kv-bytes-per-token" / "qwen25-14b-bytes-per-token.yaml"
-    claim.write_text(claim.read_text().replace("figure: 196,608 B/token", "figure: 196,680 B/token"))
+    claim.write_text(claim.read_text().replace("196,608", "196,680"))  # said and figure, as an editor types it
     assert run("verify", "--root", clone, "--json", clone / "reports" / "ledger.json").exit_code == 1
     scratch = tmp_path / "scratch"
     scratch.mkdir()

@@ -25,14 +25,14 @@ from hypothesis import strategies as st
 from workings import safetext
 
 # literal inputs only: an estimate, the label that may rest on a stated assumption alone
-OK = 'said: "ok"\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+OK = 'said: "x is 1."\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 # An unknown key that, printed raw, erases the line, returns the cursor and prints a fake green
 # summary, then starts a line with a workflow command and a legacy one mid-line.
 FAKE = r'"\e[2K\r\e[32m97 claims: 97 verified\e[0m\n::error file=x.md::fake\r\n##[add-mask]secret\x01\x9b31m"'
 HOSTILE_KEY = OK + f"{FAKE}: 1\n"
 # Text fields that are not errors: a said with bidi overrides, NEL and a line separator, notes with C1.
-HOSTILE_SAID = OK.replace('"ok"', r'"ok \u202e)evil( \N and \L done \x07"') + 'notes: "\\x9b2J \\x85 \\u2066x"\n'
-DRIFTING = ('said: "\\e]0;title\\a drifted \\u202e"\nfigure: "2 B"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+HOSTILE_SAID = OK.replace('"x is 1."', r'"ok \u202e)evil( \N and \L done \x07 at 1 B"') + 'notes: "\\x9b2J \\x85 \\u2066x"\n'
+DRIFTING = ('said: "\\e]0;title\\a drifted to 2 B \\u202e"\nfigure: "2 B"\nlabel: estimate\ninputs:\n  b: 1 B\n'
             'assumptions: {b: "\\e[31m y"}\ncompute:\n  a: b\n')
 
 # Raw characters no output may print: every C0 but the newline between lines, DEL, C1, bidi
@@ -94,7 +94,7 @@ def test_verify_outputs_keep_hostile_text_inert(tmp_path):
     report = json.loads((root / "reports" / "ledger.json").read_text(encoding="utf-8"))
     _assert_safe((root / "reports" / "ledger.json").read_text(encoding="utf-8"))
     said = {c["id"]: c["said"] for c in report["claims"]}
-    assert said["t/said"] == "ok \u202e)evil( \x85 and \u2028 done \x07"  # the JSON keeps the exact text
+    assert said["t/said"] == "ok \u202e)evil( \x85 and \u2028 done \x07 at 1 B"  # the JSON keeps the exact text
 
     markdown = summary.read_text(encoding="utf-8")
     _assert_safe(markdown)

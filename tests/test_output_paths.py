@@ -22,7 +22,7 @@ import pytest
 from workings.render.staging import MARKER
 
 # literal inputs only: an estimate, the label that may rest on a stated assumption alone
-OK = 'said: "ok"\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
+OK = 'said: "x is 1."\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\nassumptions: {b: y}\ncompute:\n  a: b\n'
 
 
 @pytest.fixture

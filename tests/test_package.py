@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_verify_is_the_library_call_and_its_types_are_public(tmp_ledger):
     tmp_ledger.qwen()
-    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608 B/token", "196,680 B/token"))
+    tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608", "196,680"))
     report = workings.verify(tmp_ledger.root)
     assert isinstance(report, workings.Report)
     claim = report.claim("kv/per-token")

@@ -48,8 +48,8 @@ def test_values_from_prose_need_their_passage_in_the_bytes(tmp_ledger):
 def test_a_text_excerpt_is_read_by_key_and_a_key_with_two_values_is_refused(tmp_ledger):
     tmp_ledger.source("cfg", raw=b'| "num_hidden_layers": 48, | |\n"hidden_size": 5120', fmt="text")
     tmp_ledger.source("two", raw=b'"num_hidden_layers": 48\n"num_hidden_layers": 50\n', fmt="text")
-    tmp_ledger.claim("c/a", 'said: x\nfigure: "48"\nlabel: quoted\ninputs:\n  n: cfg#num_hidden_layers\ncompute:\n  r: n\n')
-    tmp_ledger.claim("c/b", 'said: x\nfigure: "48"\nlabel: quoted\ninputs:\n  n: two#num_hidden_layers\ncompute:\n  r: n\n')
+    tmp_ledger.claim("c/a", 'said: x is 48.\nfigure: "48"\nlabel: quoted\ninputs:\n  n: cfg#num_hidden_layers\ncompute:\n  r: n\n')
+    tmp_ledger.claim("c/b", 'said: x is 48.\nfigure: "48"\nlabel: quoted\ninputs:\n  n: two#num_hidden_layers\ncompute:\n  r: n\n')
     report = tmp_ledger.verify()
     assert report.claim("c/a").status == "verified"
     assert report.claim("c/b").reason.startswith("key 'num_hidden_layers' has several values in snapshot")
@@ -57,7 +57,7 @@ def test_a_text_excerpt_is_read_by_key_and_a_key_with_two_values_is_refused(tmp_
 
 def test_json_paths(tmp_ledger):
     tmp_ledger.source("idx", raw=b'{"metadata": {"total_size": 29540067328}, "weight_map": {}}')
-    tmp_ledger.claim("w/gb", 'said: x\nfigure: 29.5 GB\nlabel: derived\ninputs:\n  size: idx#metadata.total_size B\n'
+    tmp_ledger.claim("w/gb", 'said: x is 29.5.\nfigure: 29.5 GB\nlabel: derived\ninputs:\n  size: idx#metadata.total_size B\n'
                      "compute:\n  r: size\n")
     assert tmp_ledger.verify().claim("w/gb").status == "verified"
 
@@ -89,9 +89,9 @@ def test_retrieved_on_must_be_quoted_and_the_error_says_so(tmp_ledger):
 def test_parameter_counts_kept_by_refresh_are_inputs(tmp_ledger):
     tmp_ledger.source("idx", raw=b'{"metadata": {"total_size": 29540067328}}',
                       extra="safetensors:\n  parameters:\n    BF16: 14770033664\n")
-    tmp_ledger.claim("w/params", 'said: x\nfigure: 14.8 Gparameter\nlabel: derived\ninputs:\n'
+    tmp_ledger.claim("w/params", 'said: x is 14.8.\nfigure: 14.8 Gparameter\nlabel: derived\ninputs:\n'
                      "  n: idx#safetensors.parameters.BF16 parameter\ncompute:\n  r: n\n")
-    tmp_ledger.claim("w/bytes", 'said: x\nfigure: 29.5 GB\nlabel: derived\ninputs:\n'
+    tmp_ledger.claim("w/bytes", 'said: x is 29.5.\nfigure: 29.5 GB\nlabel: derived\ninputs:\n'
                      "  n: idx#safetensors.parameters.BF16 parameter\n  b: 2 B\nassumptions:\n  b: BF16\n"
                      "compute:\n  r: n * b / parameter\n")
     report = tmp_ledger.verify()

@@ -27,11 +27,11 @@ def test_good_records_validate(text):
 
 @pytest.mark.parametrize("text", [
     "said: x\nlabel: derived\n",                              # neither figure nor check
-    'said: x\nfigure: "3"\ncheck: a > b\nlabel: derived\n',   # both
-    'said: x\nfigure: "3"\nlabel: certain\n',                 # unknown label
-    'said: x\nfigure: "3"\nlabel: derived\ncomptue: {}\n',    # a typo'd key
-    'said: x\nfigure: "3"\nlabel: derived\nround: up\n',
-    'said: x\nfigure: "3"\nlabel: derived\nwithin: five\n',
+    'said: x is 3.\nfigure: "3"\ncheck: a > b\nlabel: derived\n',   # both
+    'said: x is 3.\nfigure: "3"\nlabel: certain\n',                 # unknown label
+    'said: x is 3.\nfigure: "3"\nlabel: derived\ncomptue: {}\n',    # a typo'd key
+    'said: x is 3.\nfigure: "3"\nlabel: derived\nround: up\n',
+    'said: x is 3.\nfigure: "3"\nlabel: derived\nwithin: five\n',
 ])
 def test_records_of_the_wrong_shape_are_refused(text):
     assert list(VALIDATOR.iter_errors(yaml.safe_load(text))) != []
@@ -93,14 +93,14 @@ def test_the_editor_settings_map_each_folder_to_its_schema():
 # Claim records the loader refuses for their shape; the schema must refuse each too.
 REFUSED_BY_BOTH = [
     'said: "   "\nfigure: 196,608 B/token\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
-    'said: x\nfigure: "3"\nlabel: bound\nwithin: 5%\nbound: at-most\ninputs: {layers: qwen#num_hidden_layers}\n'
+    'said: x is 3.\nfigure: "3"\nlabel: bound\nwithin: 5%\nbound: at-most\ninputs: {layers: qwen#num_hidden_layers}\n'
     'compute: {r: layers}\n',
-    'said: x\nfigure: "48"\nlabel: derived\nprobe: {kind: guess}\ninputs: {layers: qwen#num_hidden_layers}\n'
+    'said: x is 48.\nfigure: "48"\nlabel: derived\nprobe: {kind: guess}\ninputs: {layers: qwen#num_hidden_layers}\n'
     'compute: {r: layers}\n',
     'said: x\nfigure: about one hundred\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
-    'said: x\nfigure: "48"\nlabel: derived\nnotes: no\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
-    'id: a/../b\nsaid: x\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
-    'said: x\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\nround: up\n',
+    'said: x is 48.\nfigure: "48"\nlabel: derived\nnotes: no\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
+    'id: a/../b\nsaid: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
+    'said: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\nround: up\n',
 ]
 ACCEPTED_BY_BOTH = [
     'said: "Its config.json gives 48 layers."\nfigure: "48"\nlabel: quoted\ninputs: {layers: qwen#num_hidden_layers}\n'

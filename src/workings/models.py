@@ -148,10 +148,12 @@ class Claim:
             figure = c.text(("figure",), data["figure"], max_len=200)
             if figure is not None:
                 try:
-                    units.read_quantity(figure, printed=True)
+                    printed = units.read_quantity(figure, printed=True)
                 except LedgerError as exc:
                     c.problem(("figure",), str(exc))
                     figure = None
+                else:
+                    _prints(c, said, also_said, printed)
         if "check" in data:
             check = c.text(("check",), data["check"], max_len=expr.MAX_SOURCE)
             if check is not None:
@@ -399,6 +401,22 @@ def _cites(c: Checker, raw: object) -> tuple[str, ...]:
             continue
         out.append(text)
     return tuple(out)
+
+
+def _prints(c: Checker, said: str | None, also_said: tuple[str, ...], figure: Figure) -> None:
+    """``said`` must print the figure's number, and so must each ``also_said`` sentence (there at the
+    sentence's precision too, as check-draft reads a draft): see ``workings.said``."""
+    from .said import missing
+
+    shown = f"{figure.number} {figure.unit}".strip()
+    if said is not None and (what := missing(said, figure)) is not None:
+        c.problem(("said",), f"the sentence {what}, not the figure ({shown}): said is the sentence that printed "
+                  "this very figure, and figure its number as printed; correct whichever is wrong")
+    raw = c.doc.data.get("also_said") if isinstance(c.doc.data, dict) else None
+    for index, sentence in enumerate(raw if isinstance(raw, list) else ()):
+        if isinstance(sentence, str) and sentence in also_said and (what := missing(sentence, figure, rounded=True)):
+            c.problem(("also_said", index), f"the sentence {what}, not the figure ({shown}), even rounded as "
+                      "printed: each also_said sentence repeats this very figure")
 
 
 def _also_said(c: Checker, raw: object) -> tuple[str, ...]:

@@ -14,17 +14,14 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 
 from . import equations, setaside
+from .digits import DIGITS
+from .digits import decimal_of as _decimal
 from .text import Paragraph, paragraphs, sentence_at, sentence_index, sentences
 from .words import WordNumber, number_at, read_unit, scale_of, split_words
 
-# "196,608", "0.33", and thousands grouped by spaces as much of the world prints them ("128 000",
-# "100 000+"); a group is exactly three digits and not the start of a word ("8 128-token" is two).
-DIGITS = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})++|\d{1,3}(?:[ \u00a0\u202f]\d{3}(?![\w-])){1,4}+|\d++)"
-                    r"(?:\.\d++)?+(?!\d|[,.]\d)")
 _QUALIFIER = re.compile(
     r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over|over"
     r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+"
@@ -249,12 +246,6 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
         "step": step * scale if step is not None else None,
     }
     return figure_start, unit.end, fields
-
-
-def _decimal(printed: str) -> tuple[Fraction, Fraction]:
-    digits = re.sub(r"[,\s\u00a0\u202f]", "", printed)
-    places = len(digits.split(".", 1)[1]) if "." in digits else 0
-    return Fraction(Decimal(digits)), Fraction(1, 10**places)
 
 
 def _number_at(text: str, pos: int, words) -> tuple[Fraction, Fraction | None, int] | None:

@@ -1,0 +1,193 @@
+"""Does a claim's sentence print its figure?
+
+``said`` is the sentence as printed and ``figure`` the number in it that the claim is about. A record
+whose sentence prints 999,999 while its figure is 196,608 shows readers one number and checks another,
+so verify holds every sentence against its figure (see docs/format.md, "said prints its figure").
+
+A sentence prints the figure when one of its numbers, read as check-draft's finder reads a draft
+(``workings.draft``: digits grouped by commas or by plain, no-break, narrow or thin spaces, decimals,
+"1M", "2.8-trillion", number words, "a quarter", "halves", a percentage), is
+
+- the figure's number as printed (196,608 in "196,608 bytes per token", whatever unit follows), or
+- the figure's quantity in the unit or scale the sentence prints ("192 KiB" for 196,608 B/token,
+  "million-token" for 1 Mtoken, "halves" for a ratio of 2, "a quarter" for 25 percent), exactly;
+- for an ``also_said`` sentence, a rounding of it at the sentence's coarser precision, with its
+  qualifier, exactly as check-draft decides that a draft's "1M-token" agrees with 1,010,000 tokens.
+
+Numbers the finder sets aside are not figures of the sentence (a model's name "Llama 3", "Table 2",
+a URL), except in a date (a year figure printed "in 2024") or a short line it takes for a heading.
+A number whose digits mix two scripts ("196,6٠8", an Arabic-Indic zero among ASCII digits) is no
+number: it shows the reader something else. One script throughout (١٩٦٬٦٠٨, full-width) is read.
+
+Most sentences print the figure's digits, which one regular expression finds (``_at_once``); the
+finder runs, and is imported, only otherwise, so that verify stays near instant.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from fractions import Fraction
+
+from .draft.digits import DIGITS, decimal_of
+from .figures import Figure
+
+# A scale glued or joined to the digits changes the number ("196,608K", "1.5 million"): the finder decides.
+_SCALED = re.compile(r"(?:K|k|M|B|bn|T)(?![A-Za-z])|(?:\s++|-)(?i:thousand|million|billion|trillion)\b")
+# Where a number may stand in a span the finder sets aside (a name, a reference, a list number, an
+# ordinal, code or a link): the finder decides. A superset, kept cheap: a capitalised word or a
+# reference word just before, a bracket, slash, colon, hash or dash beside it, an ordinal suffix.
+_REFERENCES = frozenset("issue issues table tables figure figures fig. figs. step steps section sections chapter "
+                        "chapters part parts episode episodes appendix equation equations eq. eqs. lemma no. lesson "
+                        "lessons lecture lectures module modules rtx gtx quadro radeon tpu".split())
+# Capitalised words that start sentences and name nothing: no model, machine, month or reference.
+_PLAIN_WORDS = frozenset("The A An At In On Of For With By That This These Those Only About Over Under Some So And But "
+                         "Or It Its Each Every All Just Nearly Almost Around Roughly From To Up Than More Less Fewer Is "
+                         "Was Are Were Now Then Here There We You They He She One Two Both Another Still Yet".split())
+_AFTER = re.compile(r"(?:st|nd|rd|th)\b|[\-/–]\d|\s*+[\])]|\s*+(?:min|minute)s?\s++read")
+_ANYWHERE = ("`", "://", "www.", "<!--", "](")
+_MARKS = frozenset("#[/-–")
+_UNGROUPED = re.compile(r"[,\u00a0\u202f\u2009 ]")
+_ARXIV = re.compile(r"\d{4}\.\d{4,5}")
+_SEPARATORS = {"\u066c": ",", "\u066b": "."}   # Arabic thousands and decimal separators
+_RUN = re.compile(r"\d+(?:[,.\u066b\u066c\u00a0\u202f\u2009]\d+)*")
+_SLASH = re.compile(r"(?<![\d/])(\d+)/(\d+)(?![\d/])")
+_COUNTED_ASIDE = ("date", "heading")
+
+
+def missing(sentence: str, figure: Figure, *, rounded: bool = False) -> str | None:
+    """None when ``sentence`` prints ``figure``'s number; else what it prints instead, for the message
+    ("prints 999,999 bytes per token", "prints no number"). ``rounded``: a rounding of the figure at the
+    sentence's precision counts (an ``also_said`` sentence)."""
+    text, mixed = _ascii_digits(sentence)
+    if _at_once(text, figure):
+        return None
+    ok, shown = _read(text, figure, rounded)
+    if ok:
+        return None
+    shown += [f"{m}, a number mixing digits of two scripts" for m in mixed]
+    if not shown:
+        return "prints no number"
+    listed = ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+    return f"prints {listed}"
+
+
+def _at_once(text: str, figure: Figure) -> bool:
+    """The figure's digits, standing alone in the sentence: the common case, without the finder."""
+    plain = figure.number.replace(",", "").lstrip("+-−")
+    if plain not in _UNGROUPED.sub("", text) or any(mark in text for mark in _ANYWHERE):
+        return False
+    for match in DIGITS.finditer(text):
+        start, end = match.span()
+        if _UNGROUPED.sub("", match.group()) != plain or _SCALED.match(text, end) or _ARXIV.fullmatch(match.group()):
+            continue
+        before = text[max(0, start - 24):start].rstrip()
+        last = before.rsplit(None, 1)[-1] if before else ""
+        if last[-1:] in _MARKS or last.lower() in _REFERENCES or _AFTER.match(text, end) \
+                or (last[:1].isupper() and last not in _PLAIN_WORDS) \
+                or (text[end:end + 1] in ".)" and not text[:start].strip()):
+            continue
+        return True
+    return False
+
+
+def _read(text: str, figure: Figure, rounded: bool) -> tuple[bool, list[str]]:
+    """Whether one of the sentence's numbers, as the finder reads them, prints the figure; else what
+    the sentence prints."""
+    from .draft import match
+
+    printed, aside = _numbers(text)
+    wanted = (abs(figure.value), figure.unit)
+    shown: list[str] = []
+    for item in printed:
+        if _holds(item, wanted, rounded, match):
+            return True, []
+        if item.text not in shown:
+            shown.append(item.text)
+    return False, shown + list(aside)
+
+
+@functools.lru_cache(maxsize=4096)  # claims of one sentence (a chart's three figures) read it once
+def _numbers(text: str) -> tuple[tuple, tuple[str, ...]]:
+    """Every number of the sentence as the finder reads it (its figures, a year in a date, "1/4",
+    number words it does not count as figures: "three modes", "million-token"), and the numbers it
+    sets aside as no figure, for the message."""
+    from .draft import identity
+    from .draft.finder import Figure as Printed
+    from .draft.finder import find_figures
+    from .draft.words import WordNumber, number_at, read_unit, split_words
+
+    found = find_figures(text)
+    printed: list[Printed] = list(found.figures)
+    covered = identity.spans_in(text, found.figures)
+    aside_shown = []
+    for aside in found.set_aside:  # a year printed as a date, a short line read as a heading
+        if aside.reason not in _COUNTED_ASIDE:
+            if DIGITS.search(aside.text):
+                aside_shown.append(f"{aside.text} (set aside as a {aside.reason}, not a figure)")
+        else:
+            for number in DIGITS.finditer(aside.text):
+                value, step = decimal_of(number.group())
+                printed.append(Printed(line=1, column=1, text=number.group(), number=number.group(), value=value,
+                                       step=step))
+    for number in _SLASH.finditer(text):  # "1/4", which the finder reads as two counts
+        if int(number.group(2)):
+            printed.append(Printed(line=1, column=1, text=number.group(), number=number.group(),
+                                   value=Fraction(int(number.group(1)), int(number.group(2))), kind="ratio"))
+    words = split_words(text)
+    for index, word in enumerate(words):
+        if any(a <= word.start < b for a, b in covered):
+            continue
+        said = number_at(words, index)
+        if said is None and word.text in ("thousand", "million", "billion", "trillion") \
+                and (index == 0 or number_at(words, index - 1) is None):
+            said = WordNumber(Fraction(10 ** {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}[word.text]),
+                              index, index + 1, "cardinal")  # "million-token context": one million
+        if said is None:
+            continue
+        end = words[said.stop - 1].end
+        unit = read_unit(text, end, glued=False) if said.kind == "cardinal" else None
+        printed.append(Printed(line=1, column=1, text=text[word.start:(unit.end if unit and unit.unit else end)],
+                               number=text[word.start:end], value=said.value,
+                               unit=(unit.unit + unit.per) if unit and unit.unit else "",
+                               kind="ratio" if said.kind in ("fraction", "multiplier") else
+                               "quantity" if unit and unit.unit else "count"))
+    return tuple(printed), tuple(aside_shown)
+
+
+def _holds(item, wanted: tuple[Fraction, str], rounded: bool, match) -> bool:
+    """Whether one printed number is the figure: its number as printed, the same quantity in the
+    sentence's unit (either way up for a ratio, as check-draft reads "halves"), or, ``rounded``, the
+    figure rounded as the sentence prints it."""
+    values = {item.value, item.upper} - {None}
+    if wanted[0] in values:
+        return True
+    for _, value in match.values_in(wanted, item):
+        candidates = [value]
+        if item.kind == "ratio" and value and (item.inverse or item.value < 1):
+            candidates.append(1 / value)  # "halves" for 2, "a quarter" for 4 times smaller
+        if any(c in values for c in candidates) or (rounded and match.agrees(item, value)):
+            return True
+    return False
+
+
+def _ascii_digits(sentence: str) -> tuple[str, list[str]]:
+    """``sentence`` with each number written in one script's digits (١٩٦٬٦٠٨, full-width) in ASCII, and
+    the numbers whose digits mix scripts, spoilt so that they read as no number."""
+    if sentence.isascii():
+        return sentence, []
+    mixed: list[str] = []
+
+    def one(run: re.Match) -> str:
+        digits = [ch for ch in run.group() if ch.isdecimal()]
+        if all(ch in "0123456789" for ch in digits):
+            return run.group()
+        zeros = {ord(ch) - unicodedata.decimal(ch) for ch in digits}
+        if len(zeros) > 1:
+            mixed.append(run.group())
+            return "\ufffd" * len(run.group())
+        return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else _SEPARATORS.get(ch, ch)
+                       for ch in run.group())
+
+    return _RUN.sub(one, sentence), mixed
