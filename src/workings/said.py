@@ -30,8 +30,13 @@ import re
 import unicodedata
 from fractions import Fraction
 
+from typing import TYPE_CHECKING
+
 from .draft.digits import DIGITS, decimal_of
 from .figures import Figure
+
+if TYPE_CHECKING:
+    from .draft.finder import Figure as Printed
 
 # A scale glued or joined to the digits changes the number ("196,608K", "1.5 million"): the finder decides.
 _SCALED = re.compile(r"(?:K|k|M|B|bn|T)(?![A-Za-z])|(?:\s++|-)(?i:thousand|million|billion|trillion)\b")
@@ -95,13 +100,11 @@ def _at_once(text: str, figure: Figure) -> bool:
 def _read(text: str, figure: Figure, rounded: bool) -> tuple[bool, list[str]]:
     """Whether one of the sentence's numbers, as the finder reads them, prints the figure; else what
     the sentence prints."""
-    from .draft import match
-
     printed, aside = _numbers(text)
     wanted = (abs(figure.value), figure.unit)
     shown: list[str] = []
     for item in printed:
-        if _holds(item, wanted, rounded, match):
+        if _holds(item, wanted, rounded):
             return True, []
         if item.text not in shown:
             shown.append(item.text)
@@ -109,7 +112,7 @@ def _read(text: str, figure: Figure, rounded: bool) -> tuple[bool, list[str]]:
 
 
 @functools.lru_cache(maxsize=4096)  # claims of one sentence (a chart's three figures) read it once
-def _numbers(text: str) -> tuple[tuple, tuple[str, ...]]:
+def _numbers(text: str) -> tuple[tuple[Printed, ...], tuple[str, ...]]:
     """Every number of the sentence as the finder reads it (its figures, a year in a date, "1/4",
     number words it does not count as figures: "three modes", "million-token"), and the numbers it
     sets aside as no figure, for the message."""
@@ -121,7 +124,7 @@ def _numbers(text: str) -> tuple[tuple, tuple[str, ...]]:
     found = find_figures(text)
     printed: list[Printed] = list(found.figures)
     covered = identity.spans_in(text, found.figures)
-    aside_shown = []
+    aside_shown: list[str] = []
     for aside in found.set_aside:  # a year printed as a date, a short line read as a heading
         if aside.reason not in _COUNTED_ASIDE:
             if DIGITS.search(aside.text):
@@ -156,11 +159,13 @@ def _numbers(text: str) -> tuple[tuple, tuple[str, ...]]:
     return tuple(printed), tuple(aside_shown)
 
 
-def _holds(item, wanted: tuple[Fraction, str], rounded: bool, match) -> bool:
+def _holds(item: Printed, wanted: tuple[Fraction, str], rounded: bool) -> bool:
     """Whether one printed number is the figure: its number as printed, the same quantity in the
     sentence's unit (either way up for a ratio, as check-draft reads "halves"), or, ``rounded``, the
     figure rounded as the sentence prints it."""
-    values = {item.value, item.upper} - {None}
+    from .draft import match
+
+    values = {v for v in (item.value, item.upper) if v is not None}
     if wanted[0] in values:
         return True
     for _, value in match.values_in(wanted, item):
@@ -179,7 +184,7 @@ def _ascii_digits(sentence: str) -> tuple[str, list[str]]:
         return sentence, []
     mixed: list[str] = []
 
-    def one(run: re.Match) -> str:
+    def one(run: re.Match[str]) -> str:
         digits = [ch for ch in run.group() if ch.isdecimal()]
         if all(ch in "0123456789" for ch in digits):
             return run.group()
