@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from .. import units
 from ..errors import LedgerError
-from ..figures import format_number, read_figure, round_step
+from ..figures import Interval, format_number, read_figure, round_step, rounds_to
 from ..report import ClaimResult
 from . import identity
 from .finder import Figure, find_figures
@@ -185,9 +185,9 @@ def agrees(figure: Figure, value: Fraction) -> bool:
 
 def _agrees(figure: Figure, value: Fraction) -> bool:
     printed = figure.value
-    if figure.upper is not None:
-        step = figure.step or Fraction(0)
-        return printed - step / 2 <= value <= figure.upper + step / 2
+    if figure.upper is not None:  # a range: from what rounds to its low end to what rounds to its high end
+        low, high = rounds_to(printed, figure.step or 0), rounds_to(figure.upper, figure.step or 0)
+        return value in Interval(low.low, high.high, low.low_in, high.high_in)
     if figure.qualifier in ("more than", "at least"):
         return value >= printed
     if figure.qualifier in ("less than", "at most"):
