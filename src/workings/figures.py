@@ -7,6 +7,7 @@ the value and that precision; ``format_number`` is the one place display roundin
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -58,6 +59,13 @@ def read_figure(text: str) -> Figure:
     """Split ``"196,608 B/token"`` into an exact number, its printed precision and its unit."""
     if not isinstance(text, str):
         raise LedgerError(f"expected the figure as printed, in quotes; got {text!r}")
+    return _read_figure(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _read_figure(text: str) -> Figure:
+    """``read_figure`` once per distinct text: a claim's figure is read when it is validated, compared
+    and cited (a Figure is frozen, so sharing it is safe; errors are raised again, never cached)."""
     stripped = text.strip()
     other = next((ch for ch in stripped if ch.isdecimal() and ch not in ASCII_DIGITS), None)
     if other is not None:  # Python reads '١٩٦' and '１９６' as 196: a figure must not look like one number and be another
@@ -112,6 +120,43 @@ def round_step(value: Fraction, step: Fraction | int, mode: str = "nearest") -> 
         whole = (abs(scaled.numerator) * 2 + scaled.denominator) // (scaled.denominator * 2)
         whole = whole if scaled >= 0 else -whole
     return whole * Fraction(step)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """The numbers from ``low`` to ``high``, each edge in the set or not."""
+    low: Fraction
+    high: Fraction
+    low_in: bool = True
+    high_in: bool = True
+
+    @property
+    def exact(self) -> bool:
+        """One number."""
+        return self.low == self.high and self.low_in and self.high_in
+
+    def __contains__(self, x: Fraction | int) -> bool:
+        return (self.low < x or x == self.low and self.low_in) and (x < self.high or x == self.high and self.high_in)
+
+    def scaled(self, factor: Fraction | int) -> Interval:
+        """Times a positive factor."""
+        return Interval(self.low * factor, self.high * factor, self.low_in, self.high_in)
+
+    def meets(self, other: Interval) -> bool:
+        """Whether some number is in both."""
+        low, low_in = max((self.low, self.low_in), (other.low, other.low_in), key=lambda e: (e[0], not e[1]))
+        high, high_in = min((self.high, self.high_in), (other.high, other.high_in), key=lambda e: (e[0], e[1]))
+        return low < high or (low == high and low_in and high_in)
+
+
+def rounds_to(value: Fraction, step: Fraction | int) -> Interval:
+    """Every number ``round_step(·, step)`` sends to ``value``: what a figure printed to ``step``
+    stands for (``step`` 0: the value itself). Each half-step edge belongs to the value that
+    ``round_step`` gives it, so 1.25 is in 1.3's interval and 1.35 is not."""
+    if not step:
+        return Interval(value, value)
+    low, high = value - Fraction(step) / 2, value + Fraction(step) / 2
+    return Interval(low, high, round_step(low, step) == value, round_step(high, step) == value)
 
 
 def format_number(value: Fraction, places: int | None = None, *, max_places: int = 6, grouping: bool = True) -> str:
