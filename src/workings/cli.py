@@ -41,14 +41,35 @@ def _error(message: object) -> None:
     _say(f"error: {message}", err=True)
 
 
-def _verify(root: Path):
+def _verify(root: Path, *, cache: bool = False):
+    """The Report of the ledger at ``root``; with ``cache``, through verify's cache (``workings.cache``),
+    saying on stderr how many claims were recomputed (stdout and the report files stay those of a cold
+    run, byte for byte)."""
     from . import verify
 
     try:
+        if cache and not cachestore_disabled():
+            from .cache import verify as verify_cached
+            from .cachestore import CacheRefused, Store
+
+            try:
+                store = Store.for_root(root)
+            except CacheRefused as exc:
+                _say(f"cache: not used: {exc}", err=True)
+            else:
+                report, stats = verify_cached(root, store)
+                _say(*store.notes, stats.line(), err=True)
+                return report
         return verify(root)
     except LedgerError as exc:
         _error(exc)
         sys.exit(2)
+
+
+def cachestore_disabled() -> bool:
+    from .cachestore import disabled_by_env
+
+    return disabled_by_env()
 
 
 @main.command(epilog=EXIT_CODES)
@@ -58,13 +79,18 @@ def _verify(root: Path):
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write JUnit XML [default: next to the JSON report, junit.xml].")
 @click.option("--quiet", "-q", is_flag=True, help="Print only failing claims and the summary.")
-def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Recompute every claim, neither reading nor writing the cache (so does WORKINGS_NO_CACHE=1).")
+def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool, no_cache: bool) -> None:
     """Recompute every claim and compare it with the figure as printed.
 
-    Writes the JSON report and JUnit XML; prints GitHub annotations when GITHUB_ACTIONS is set."""
+    Writes the JSON report and JUnit XML; prints GitHub annotations when GITHUB_ACTIONS is set.
+    Claims whose records, sources, snapshots and upstream claims are unchanged since the last run
+    are taken from the cache outside the ledger (WORKINGS_CACHE_DIR, else ~/.cache/workings); stderr
+    says how many were recomputed."""
     from . import atomic, outputs
 
-    report = _verify(root)
+    report = _verify(root, cache=not no_cache)
     if not report.claims and not report.problems:  # with problems (a linked claims/), the table names them
         _error(f"no claims under {root / 'claims'}: is --root the ledger's folder?")
         sys.exit(2)
