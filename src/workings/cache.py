@@ -242,9 +242,8 @@ class _Warm:
                 source = entry[1]
                 ledger.sources[source_id] = source
                 if source.snapshot:
-                    name, fmt = source.snapshot, source.format
-                    self.snapshots.pending[source_id] = lambda name=name, fmt=fmt: Snapshot.read(
-                        name, read_plain_file(self.root / SNAPSHOTS_DIR / name, MAX_SNAPSHOT_BYTES), fmt)
+                    self.snapshots.pending[source_id] = functools.partial(
+                        _read_snapshot, self.root / SNAPSHOTS_DIR / source.snapshot, source.snapshot, source.format)
             else:
                 _load_source(ledger, path, raw)
                 if source_id in ledger.sources:
@@ -358,6 +357,10 @@ class _Warm:
         assert record.entry is not None
         result, form = loads(record.entry[4])
         return result, (_value(form) if value_needed else None)
+
+
+def _read_snapshot(path: Path, name: str, fmt: str) -> Snapshot:
+    return Snapshot.read(name, read_plain_file(path, MAX_SNAPSHOT_BYTES), fmt)
 
 
 def _value_form(value: Any) -> Any:
