@@ -123,6 +123,11 @@ def _usable(pack: object) -> bool:
             and all(isinstance(pack.get(k), dict) for k in ("claims", "sources", "hashes")))
 
 
+def _b(text: str) -> bytes:
+    """Text as bytes for a key: a file name that is not UTF-8 keeps its bytes (surrogateescape)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
 def _digest(*parts: bytes) -> bytes:
     h = hashlib.blake2b(digest_size=20)
     for part in parts:
@@ -227,7 +232,7 @@ class _Warm:
         for source_id, paths in by_id.items():
             if len(paths) != 1:
                 _duplicate_sources(ledger, source_id, paths)
-                self.source_state[source_id] = _digest(b"duplicate", *(str(p).encode() for p in paths))
+                self.source_state[source_id] = _digest(b"duplicate", *(_b(str(p)) for p in paths))
                 continue
             path = paths[0]
             try:
@@ -236,7 +241,7 @@ class _Warm:
                 _load_source(ledger, path)  # refused again there, with its place
                 self.source_state[source_id] = b"unreadable"
                 continue
-            digest = _digest(b"source", _rel(ledger, path).encode(), raw)
+            digest = _digest(b"source", _b(_rel(ledger, path)), raw)
             entry = self.old_sources.get(digest)
             if entry is not None and self.snapshot_holds(entry[0]):
                 source = entry[1]
@@ -295,7 +300,7 @@ class _Warm:
             except LedgerError:
                 _load_claim(ledger, path)  # refused again there, with its place
                 continue
-            digest = _digest(b"claim", _rel(ledger, path).encode(), raw)
+            digest = _digest(b"claim", _b(_rel(ledger, path)), raw)
             entry = self.old_claims.get(digest)
             claim = None
             if entry is not None and entry[0] == path.relative_to(top).with_suffix("").as_posix():
@@ -340,17 +345,17 @@ class _Warm:
 
     def key(self, record: _Record, records: dict[str, _Record], bad: set[str], measured: dict[str, list[str]],
             code: bytes) -> bytes | None:
-        parts = [code, record.digest, *(m.encode() for m in measured.get(record.claim_id, ()))]
+        parts = [code, record.digest, *(_b(m) for m in measured.get(record.claim_id, ()))]
         for source_id in record.reads:
-            parts.append(b"source " + source_id.encode() + b" " + self.source_state.get(source_id, b"absent"))
+            parts.append(b"source " + _b(source_id) + b" " + self.source_state.get(source_id, b"absent"))
         for used in record.uses:
             if used in records:
                 upstream = records[used].key  # None while open (a cycle) or keyless
                 if upstream is None:
                     return None
-                parts.append(b"claim " + used.encode() + b" " + upstream)
+                parts.append(b"claim " + _b(used) + b" " + upstream)
             else:
-                parts.append(b"claim " + used.encode() + (b" invalid" if used in bad else b" absent"))
+                parts.append(b"claim " + _b(used) + (b" invalid" if used in bad else b" absent"))
         return _digest(*parts)
 
     def load(self, record: _Record, value_needed: bool) -> tuple[Any, Any]:
