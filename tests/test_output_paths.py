@@ -201,3 +201,45 @@ def test_source_add_writes_nothing_through_a_linked_ledger_folder(root, tmp_path
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"{root}/{link} is a symbolic link (to {elsewhere})" in done.stderr
     _untouched(elsewhere)
+
+
+def test_a_report_written_line_by_line_is_the_whole_text_or_the_old_file(tmp_path):
+    """verify writes its JSON report as the lines are made (``atomic.write_lines``): the same bytes as
+    writing the joined text, across the 1 MiB blocks it writes in, and a failure while the lines are
+    made leaves the old file whole and no temporary file behind."""
+    from workings import atomic
+
+    lines = [f"line {i} \u00e9\u2014 {'x' * (i % 5000)}\n" for i in range(2000)]  # several MiB, non-ASCII
+    target = tmp_path / "report.json"
+    atomic.write_lines(target, iter(lines))
+    assert target.read_bytes() == "".join(lines).encode("utf-8")
+
+    def failing():
+        yield from lines[:1500]
+        raise OSError("the disk is full")
+
+    target.write_text("the old report")
+    with pytest.raises(OSError):
+        atomic.write_lines(target, failing())
+    assert target.read_text() == "the old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_the_streamed_json_report_is_the_joined_one(tmp_path):
+    """``outputs.json_lines`` gives the report's dict (``Report.to_dict``), one record a line, on a
+    ledger with claims and problems and an empty list of sources."""
+    from workings import outputs, verify
+
+    root = tmp_path / "ledger"
+    (root / "claims" / "t").mkdir(parents=True)
+    (root / "claims" / "t" / "ok.yaml").write_text(OK)
+    (root / "claims" / "t" / "bad.yaml").write_text("said: [\n")
+    report = verify(root)
+    assert report.problems and report.claims and not report.sources
+    import json
+
+    lines = list(outputs.json_lines(report))
+    assert "".join(lines) == outputs.to_json(report)
+    assert all(line.endswith("\n") and line.count("\n") == 1 for line in lines)  # one record a line
+    assert json.loads("".join(lines)) == json.loads(json.dumps(report.to_dict()))
+    assert json.loads("".join(lines))["sources"] == []

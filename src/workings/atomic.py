@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import LedgerError
 
@@ -36,7 +38,7 @@ def check_inside(root: str | os.PathLike[str], path: str | os.PathLike[str], *, 
         raise LedgerError(f"refusing to write {path}: it resolves outside the ledger's folder {root}{hint}")
 
 
-def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+def write_bytes(path: str | os.PathLike[str], data: bytes | _Chunks) -> None:
     """Replace ``path`` with ``data``, keeping the file's permissions (or the umask's for a new one)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,6 +63,13 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
+def write_lines(path: str | os.PathLike[str], lines: Iterable[str]) -> None:
+    """``write_text`` of the text ``lines`` join to, written as the lines come: a long report is
+    never held whole in memory (nor its UTF-8 bytes). The same atomic replacement: a failure while
+    the lines are made leaves the old file in place."""
+    write_bytes(path, _Chunks(lines))
+
+
 def create_text(path: str | os.PathLike[str], text: str) -> bool:
     """Write ``text`` to ``path`` only if nothing is there; True when written.
 
@@ -81,11 +90,32 @@ def create_text(path: str | os.PathLike[str], text: str) -> bool:
     return True
 
 
-def _temporary(path: Path, data: bytes) -> str:
+class _Chunks:
+    """Text made piece by piece, to be written as UTF-8 in blocks of about 1 MiB."""
+
+    def __init__(self, lines: Iterable[str]):
+        self.lines = lines
+
+    def write_to(self, handle: BinaryIO) -> None:
+        block: list[str] = []
+        size = 0
+        for line in self.lines:
+            block.append(line)
+            size += len(line)
+            if size >= 1 << 20:
+                handle.write("".join(block).encode("utf-8"))
+                block, size = [], 0
+        handle.write("".join(block).encode("utf-8"))
+
+
+def _temporary(path: Path, data: bytes | _Chunks) -> str:
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, _Chunks):
+                data.write_to(handle)
+            else:
+                handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
     except BaseException:

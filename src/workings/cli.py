@@ -104,7 +104,7 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
             atomic.check_inside(root, json_path, instead="--json PATH")
         if junit_path is None:
             junit_path = json_path.with_name("junit.xml")
-        atomic.write_text(json_path, outputs.to_json(report))
+        atomic.write_lines(json_path, outputs.json_lines(report))
         atomic.write_text(junit_path, outputs.junit(report))
     except (LedgerError, OSError) as exc:
         _error(exc)

@@ -162,41 +162,83 @@ def _run_mod(steps, env: dict, changed):
         if dirty is not None and not (expr.names(tree) & dirty):
             values[name] = changed[1][name]
             continue
-        values[name] = _eval_mod(tree.body, values)
+        values[name] = _compiled_mod(tree.body)(values)
         if dirty is not None:
             dirty.add(name)
     return values
 
 
 def _outputs_mod(outputs, values) -> tuple:
-    return tuple(values[o] if isinstance(o, str) else _eval_mod(o.body, values) for o in outputs)
+    return tuple(values[o] if isinstance(o, str) else _compiled_mod(o.body)(values) for o in outputs)
 
 
 def _eval_mod(node, values) -> int:
+    """The value of a plain (``_plain``) expression modulo ``_P``; ZeroDivisionError where a divisor
+    (or a base raised to a negative power) is a multiple of ``_P``."""
+    return _compiled_mod(node)(values)
+
+
+def _compiled_mod(node) -> Callable[[dict], int]:
+    """``node`` compiled once into nested closures that compute it modulo ``_P`` over a dict of values.
+
+    Steps are shared between records (``expr.parse_shared``) and each is evaluated once per input and
+    perturbation: walking the tree with a chain of isinstance tests each time was a third of
+    evaluating a claim. The closure does exactly what that walk did, in the same order, raising the
+    same errors at the same points."""
+    compiled = getattr(node, "workings_mod", None)
+    if compiled is None:
+        compiled = _compile_mod(node)
+        setattr(node, "workings_mod", compiled)
+    return compiled
+
+
+def _compile_mod(node) -> Callable[[dict], int]:
     if isinstance(node, ast.Constant):
-        return _mod(_constant(node))
+        def constant(values, node=node):
+            return _mod(_constant(node))
+        try:
+            fixed = _mod(_constant(node))
+        except (ZeroDivisionError, ValueError):
+            return constant  # raised when evaluated, as the walk did
+        return lambda values: fixed
     if isinstance(node, ast.Name):
-        return values[node.id] if node.id in values else _mod(_unit_size(node.id))
+        name = node.id
+
+        def lookup(values):
+            return values[name] if name in values else _mod(_unit_size(name))
+        return lookup
     if isinstance(node, ast.UnaryOp):
-        value = _eval_mod(node.operand, values)
-        return (-value) % _P if isinstance(node.op, ast.USub) else value
-    a = _eval_mod(node.left, values)
+        operand = _compile_mod(node.operand)
+        if isinstance(node.op, ast.USub):
+            return lambda values: (-operand(values)) % _P
+        return operand
+    left = _compile_mod(node.left)
     op = node.op
     if isinstance(op, ast.Pow):
-        exponent = _whole_exponent(node.right)
-        if exponent < 0 and a == 0:
-            raise ZeroDivisionError
-        return pow(a, exponent, _P)
-    b = _eval_mod(node.right, values)
+        right_node = node.right
+
+        def power(values):
+            a = left(values)
+            exponent = _whole_exponent(right_node)
+            if exponent < 0 and a == 0:
+                raise ZeroDivisionError
+            return pow(a, exponent, _P)
+        return power
+    right = _compile_mod(node.right)
     if isinstance(op, ast.Add):
-        return (a + b) % _P
+        return lambda values: (left(values) + right(values)) % _P
     if isinstance(op, ast.Sub):
-        return (a - b) % _P
+        return lambda values: (left(values) - right(values)) % _P
     if isinstance(op, ast.Mult):
-        return a * b % _P
-    if b == 0:  # ast.Div
-        raise ZeroDivisionError
-    return a * pow(b, -1, _P) % _P
+        return lambda values: left(values) * right(values) % _P
+
+    def divide(values):  # ast.Div
+        a = left(values)
+        b = right(values)
+        if b == 0:
+            raise ZeroDivisionError
+        return a * pow(b, -1, _P) % _P
+    return divide
 
 
 def restates(steps, env: dict, name: str, output, value=None) -> bool:
@@ -224,8 +266,12 @@ def restates(steps, env: dict, name: str, output, value=None) -> bool:
 
 def _magnitude(value) -> Fraction:
     if units.is_quantity(value):
-        return Fraction(value.magnitude) * _size(value._units)
-    return Fraction(value)
+        magnitude = value.magnitude
+        if type(magnitude) is not Fraction:
+            magnitude = Fraction(magnitude)
+        size = _size(value._units)
+        return magnitude if size == 1 else magnitude * size
+    return value if type(value) is Fraction else Fraction(value)
 
 
 @functools.lru_cache(maxsize=1024)

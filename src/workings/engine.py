@@ -419,8 +419,20 @@ def _in_unit_of(first: units.Value, value: units.Value) -> Quantity:
 
 
 def _quantity(value: units.Value) -> Quantity:
-    magnitude, unit = units.display_form(value)
-    return Quantity(value=magnitude, unit=unit, display=f"{format_number(magnitude)} {unit}".strip())
+    """``value`` for display; once per distinct (magnitude, unit): a ledger shows the same inputs and
+    steps in many claims, and the Quantity is frozen, so they share one object."""
+    key = (value._magnitude, value._units) if units.is_quantity(value) else (value, None)
+    shown = _SHOWN.get(key)
+    if shown is None:
+        magnitude, unit = units.display_form(value)
+        shown = Quantity(value=magnitude, unit=unit, display=f"{format_number(magnitude)} {unit}".strip())
+        if len(_SHOWN) > 100_000:
+            _SHOWN.clear()
+        _SHOWN[key] = shown
+    return shown
+
+
+_SHOWN: dict[tuple[Any, Any], Quantity] = {}
 
 
 def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple[str | int, ...] = ()) -> ClaimResult:

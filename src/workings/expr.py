@@ -228,11 +228,20 @@ def source_text(node: ast.AST) -> str:
 
 
 def _bounded(value):
-    if units.is_quantity(value) and any(abs(p) > MAX_UNIT_POWER for p in value._units.values()):
-        raise ExpressionError(f"a unit is raised beyond the power {MAX_UNIT_POWER}")
-    magnitude = value.magnitude if units.is_quantity(value) else value
+    if units.is_quantity(value):
+        if not _powers_bounded(value._units):
+            raise ExpressionError(f"a unit is raised beyond the power {MAX_UNIT_POWER}")
+        magnitude = value.magnitude
+    else:
+        magnitude = value
     if type(magnitude) is not Fraction:
         magnitude = Fraction(magnitude)
     if magnitude.numerator.bit_length() > MAX_BITS or magnitude.denominator.bit_length() > MAX_BITS:
         raise ExpressionError(f"the numbers grow beyond {MAX_BITS} bits")
     return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _powers_bounded(container) -> bool:
+    """Whether every power of a unit (a pint UnitsContainer) is within MAX_UNIT_POWER; once per unit."""
+    return all(abs(p) <= MAX_UNIT_POWER for p in container.values())

@@ -7,6 +7,7 @@ the value and that precision; ``format_number`` is the one place display roundin
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -58,6 +59,13 @@ def read_figure(text: str) -> Figure:
     """Split ``"196,608 B/token"`` into an exact number, its printed precision and its unit."""
     if not isinstance(text, str):
         raise LedgerError(f"expected the figure as printed, in quotes; got {text!r}")
+    return _read_figure(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _read_figure(text: str) -> Figure:
+    """``read_figure`` once per distinct text: a claim's figure is read when it is validated, compared
+    and cited (a Figure is frozen, so sharing it is safe; errors are raised again, never cached)."""
     stripped = text.strip()
     other = next((ch for ch in stripped if ch.isdecimal() and ch not in ASCII_DIGITS), None)
     if other is not None:  # Python reads '١٩٦' and '１９６' as 196: a figure must not look like one number and be another

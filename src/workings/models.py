@@ -8,6 +8,7 @@ plain mapping, so a record round-trips.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -264,10 +265,18 @@ def _inputs(c: Checker, raw: object) -> tuple[Input, ...]:
         if text is None:
             continue
         try:
-            out.append(Input.parse(name, text))
+            out.append(_parse_input(name, text))
         except LedgerError as exc:
             c.problem(path, str(exc))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=65536)
+def _parse_input(name: str, text: str) -> Input:
+    """``Input.parse`` once per distinct (name, text): records repeat their inputs (``layers:
+    cfg#num_hidden_layers``) and an Input is frozen, so one object serves them all (errors are raised
+    again each time, never cached)."""
+    return Input.parse(name, text)
 
 
 def _assumptions(c: Checker, raw: object, inputs: tuple[Input, ...]) -> dict[str, str]:

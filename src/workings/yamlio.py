@@ -56,7 +56,9 @@ def _refuse_repeats(node: yaml.MappingNode) -> None:
 MAX_BYTES = 1_000_000
 MAX_NODES = 20_000
 # Something that may be an anchor or alias (&name, *name): such files take the exact, slower path.
-_ANCHORISH = re.compile(r"(?:^|[\s\[{,:?-])[&*][^\s\]},]", re.MULTILINE)
+# At the start or after one of ``\s[{,:?-``; written with the & or * first, so the regex engine skips
+# to those characters (an alternation first was tried at every position: a fifth of loading a record).
+_ANCHORISH = re.compile(r"[&*](?<![^\s\[{,:?-][&*])[^\s\]},]")
 _TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
 
 Path = tuple
