@@ -93,6 +93,25 @@ def test_equations_are_found_and_checked():
     assert changed.equations[0].computed == 57344
 
 
+@pytest.mark.parametrize("text, status", [
+    # A rounded operand stands for what rounds to it: 1.3 is [1.25, 1.35), so 1.3 × 2 is [2.5, 2.7),
+    # which rounds (half away from zero) to 3, never to 2; 1.2 × 2 is [2.3, 2.5), never 3.
+    ("1.3 × 2 = 2", "fails"), ("1.3 × 2 = 3", "holds"),
+    ("1.2 × 2 = 3", "fails"), ("1.2 × 2 = 2", "holds"),
+    # "≈ 200" agrees to hundreds: 250 rounds to 300.
+    ("2 × 125 ≈ 200", "fails"), ("2 × 125 ≈ 300", "holds"), ("2 × 124 ≈ 200", "holds"),
+    # a decimal result to its places, the same rule: 0.25 is printed 0.3, not 0.2
+    ("1 ÷ 4 = 0.2", "fails"), ("1 ÷ 4 = 0.3", "holds"), ("1 ÷ 4 = 0.25", "holds"),
+    # K and M read the same way on both sides
+    ("128K × 2 = 256K", "holds"), ("1M ÷ 4 = 250K", "ambiguous"),
+])
+def test_equations_round_half_away_from_zero_at_the_edge(text, status):
+    """One rounding rule (figures.round_step) for operands and results: a value exactly at a
+    half-step edge belongs to the next value up, as a person rounds."""
+    (equation,) = find_figures(f"So {text} here.").equations
+    assert (equation.text, equation.status) == (text, status)
+
+
 def test_plain_text_headings_and_formulas():
     text = ("The one idea\nKV bytes = 2 × layers × heads × bytes per value\n"
             "5 quick links\nBack to the 640 Bytes\nThe cache is 640 bytes per token.\n")

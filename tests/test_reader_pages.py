@@ -14,13 +14,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 from render_ledger import write_ledger
 
 from workings import expr, units
 from workings.draft.check import check_text
 from workings.engine import verify
 from workings.render import render_site
-from workings.render.words import reader, title, visible
+from workings.render.words import page_title, reader, title, visible
 from workings.report import Quantity
 from workings.working import expand
 
@@ -216,10 +217,23 @@ def test_titles_come_from_the_printed_sentence_with_the_figure_marked(site, tmp_
     assert ('data-claim="kv/full-window" data-status="drift">At the full window, one chat needs '
             '<mark class="figure">190.0 GB</mark> of cache.</a>') in index
     page = (site / "claims" / "kv--full-window.html").read_text(encoding="utf-8")
-    assert "<title>At the full window, one chat needs 190.0 GB of cache. · workings ledger</title>" in page
+    # 71 characters with the site's name: past the 70 a tab or a search result shows, so the sentence alone
+    assert "<title>At the full window, one chat needs 190.0 GB of cache.</title>" in page
     # the record's path and the engine's messages are for editors, folded away
     details = page.split('<details class="editors">', 1)
     assert "claims/kv/full-window.yaml" in details[1] and "claims/kv/full-window.yaml" not in details[0]
+
+
+def test_page_titles_fit_in_70_characters_cut_at_a_word():
+    assert page_title("Every claim") == "Every claim · workings ledger"
+    long = "The model spends only 890 bytes to remember a token — at the cost of remembering less of it"
+    assert page_title(long) == "The model spends only 890 bytes to remember a token — at the cost of…"
+    assert len(page_title(long)) <= 70
+    # quotes are one character in a <title>; & and < stay escaped, and count as the validator counts them
+    assert page_title(escape('Qwen\'s guide: "at least 320GB VRAM"')) == \
+        'Qwen\'s guide: "at least 320GB VRAM" · workings ledger'
+    hostile = page_title("</title><script>alert(1)</script>" * 3)
+    assert "<" not in hostile and len(hostile) <= 70 and hostile.endswith("…")
 
 
 def test_the_legend_says_what_every_status_label_and_grade_means(site):

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workings import expr
-from workings.figures import round_step, round_to
+from workings.figures import Interval, round_step, round_to, rounds_to
 
 
 def test_half_rounds_away_from_zero_everywhere():
@@ -32,3 +32,35 @@ def test_round_to_places_is_round_step_by_a_power_of_ten(value, places):
         assert got == round_step(value, step, mode)
         assert abs(got - value) <= (step / 2 if mode == "nearest" else step)
         assert (got / step).denominator == 1
+
+
+@given(st.fractions(max_denominator=1000), st.integers(min_value=-3, max_value=3), st.integers(-3, 3))
+def test_rounds_to_is_exactly_what_round_step_sends_there(x, places, nudge):
+    """The interval a printed figure stands for (draft equations' operands and results) is the
+    preimage of the one rounding rule, half-step edges included: nothing is rounded twice over."""
+    step = Fraction(1, 10**places) if places >= 0 else Fraction(10 ** -places)
+    printed = round_step(x, step) + nudge * step
+    for probe in (x, printed - step / 2, printed + step / 2, printed):
+        assert (probe in rounds_to(printed, step)) == (round_step(probe, step) == printed)
+    assert Fraction(5, 2) in rounds_to(Fraction(3), 1) and Fraction(5, 2) not in rounds_to(Fraction(2), 1)
+    assert Fraction(-5, 2) in rounds_to(Fraction(-3), 1) and Fraction(-5, 2) not in rounds_to(Fraction(-2), 1)
+    assert rounds_to(Fraction(7), 0) == Interval(Fraction(7), Fraction(7))
+
+
+def test_intervals_meet_only_on_a_shared_number():
+    a = rounds_to(Fraction(2), 1)      # [1.5, 2.5)
+    b = rounds_to(Fraction(3), 1)      # [2.5, 3.5)
+    assert not a.meets(b) and not b.meets(a)
+    assert a.meets(Interval(Fraction(2), Fraction(5, 2))) and b.meets(Interval(Fraction(2), Fraction(5, 2)))
+    assert not b.meets(Interval(Fraction(2), Fraction(5, 2), high_in=False))
+
+
+def test_a_printed_range_stands_for_what_rounds_into_it():
+    """check-draft's range reading uses the same rule: "3 to 4 GB" is every value that rounds to
+    3, 4 or between; 4.5 would be printed 5 (the old check let the upper half-step edge in)."""
+    from workings.draft.finder import find_figures
+    from workings.draft.match import agrees
+
+    (figure,) = find_figures("It needs 3 to 4 GB of cache.").figures
+    assert (figure.value, figure.upper, figure.step) == (3, 4, 1)
+    assert [agrees(figure, Fraction(v, 100)) for v in (249, 250, 300, 449, 450)] == [False, True, True, True, False]

@@ -122,6 +122,43 @@ def round_step(value: Fraction, step: Fraction | int, mode: str = "nearest") -> 
     return whole * Fraction(step)
 
 
+@dataclass(frozen=True)
+class Interval:
+    """The numbers from ``low`` to ``high``, each edge in the set or not."""
+    low: Fraction
+    high: Fraction
+    low_in: bool = True
+    high_in: bool = True
+
+    @property
+    def exact(self) -> bool:
+        """One number."""
+        return self.low == self.high and self.low_in and self.high_in
+
+    def __contains__(self, x: Fraction | int) -> bool:
+        return (self.low < x or x == self.low and self.low_in) and (x < self.high or x == self.high and self.high_in)
+
+    def scaled(self, factor: Fraction | int) -> Interval:
+        """Times a positive factor."""
+        return Interval(self.low * factor, self.high * factor, self.low_in, self.high_in)
+
+    def meets(self, other: Interval) -> bool:
+        """Whether some number is in both."""
+        low, low_in = max((self.low, self.low_in), (other.low, other.low_in), key=lambda e: (e[0], not e[1]))
+        high, high_in = min((self.high, self.high_in), (other.high, other.high_in), key=lambda e: (e[0], e[1]))
+        return low < high or (low == high and low_in and high_in)
+
+
+def rounds_to(value: Fraction, step: Fraction | int) -> Interval:
+    """Every number ``round_step(·, step)`` sends to ``value``: what a figure printed to ``step``
+    stands for (``step`` 0: the value itself). Each half-step edge belongs to the value that
+    ``round_step`` gives it, so 1.25 is in 1.3's interval and 1.35 is not."""
+    if not step:
+        return Interval(value, value)
+    low, high = value - Fraction(step) / 2, value + Fraction(step) / 2
+    return Interval(low, high, round_step(low, step) == value, round_step(high, step) == value)
+
+
 def format_number(value: Fraction, places: int | None = None, *, max_places: int = 6, grouping: bool = True) -> str:
     """Display a number with thousands separators.
 

@@ -14,7 +14,9 @@ derivations are read as they are printed:
   that holds under one reading only is ``ambiguous``, and says which;
 - **printed precision**: a decimal operand ("0.33MB") stands for every value that rounds to it, so a
   chain of rounded steps is not failed for the rounding; a result holds when it agrees to the places
-  printed; with "≈" an integer result agrees to its trailing zeros, with "=" exactly.
+  printed; with "≈" an integer result agrees to its trailing zeros, with "=" exactly. "Rounds to" is
+  the ledger's one rule (``figures.rounds_to``, half away from zero): 1.3 stands for [1.25, 1.35), so
+  "1.3 × 2 = 2" fails. The intervals carry whether each edge is in them through the arithmetic.
 
 Terms are found by one linear scan and grouped by the operators between them, so the work grows with
 the paragraph.
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..figures import Interval, rounds_to
 from .text import Paragraph
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?+"
@@ -143,24 +146,24 @@ def _equation(text: str, left: list[_Term], left_ops: list[str], right: list[_Te
     readings = ("decimal", "binary") if any(t.suffix for t in left + right) else ("decimal",)
     results = []
     for reading in readings:
-        low_l, high_l = _evaluate(left, left_ops, reading)
-        low_r, high_r = _evaluate(right, right_ops, reading)
-        if low_l is None or low_r is None:
+        computed = _evaluate(left, left_ops, reading)
+        printed = _evaluate(right, right_ops, reading)
+        if computed is None or printed is None:
             return _equation_of(text, left, right, Fraction(0), Fraction(0), approximate, "fails", "")
         if len(right) == 1:
-            low_r, high_r = _precision(right[0], low_r, approximate, exact_left=low_l == high_l)
-        results.append((reading, low_l, high_l, low_r, high_r, low_l <= high_r and low_r <= high_l))
-    holding = [r for r in results if r[5]]
+            printed = _precision(right[0], reading, approximate, exact_left=computed.exact)
+        results.append((reading, computed, printed, computed.meets(printed)))
+    holding = [r for r in results if r[3]]
     status = "holds" if len(holding) == len(results) else "fails" if not holding else "ambiguous"
     note = ""
     if status == "ambiguous":
         reading = holding[0][0]
         note = f"holds only if K and M are read as {'1,000 and 1,000,000' if reading == 'decimal' else '1,024 and 1,048,576'}"
-    first = results[0]
+    _, first_left, first_right, _ = results[0]
     scale = right[-1].scale if len(right) == 1 and right[-1].unit else 1
-    computed = (first[1] + first[2]) / 2 / scale
-    printed = number(right[0].number) if len(right) == 1 else (first[3] + first[4]) / 2 / scale
-    return _equation_of(text, left, right, printed, computed, approximate, status, note)
+    computed_value = (first_left.low + first_left.high) / 2 / scale
+    printed_value = number(right[0].number) if len(right) == 1 else (first_right.low + first_right.high) / 2 / scale
+    return _equation_of(text, left, right, printed_value, computed_value, approximate, status, note)
 
 
 def _equation_of(text, left, right, printed, computed, approximate, status, note) -> Equation:
@@ -170,61 +173,70 @@ def _equation_of(text, left, right, printed, computed, approximate, status, note
                     computed=computed, approximate=approximate, status=status, note=note)
 
 
-def _value(term: _Term, reading: str) -> tuple[Fraction, Fraction]:
-    """The interval a printed term stands for, in bytes when it carries a byte unit (a term with no
+def _factor(term: _Term, reading: str) -> Fraction:
+    """What one printed unit of the term is, in bytes when it carries a byte unit (a term with no
     unit is taken as it stands: in bytes when the other side is)."""
-    value, step = number(term.number), _step(term.number)
     factor = Fraction(_SUFFIX[term.suffix][reading == "binary"]) if term.suffix else Fraction(1)
-    factor *= term.scale
-    return (value - step / 2) * factor, (value + step / 2) * factor
+    return factor * term.scale
 
 
-def _evaluate(terms: list[_Term], ops: list[str], reading: str):
-    """(low, high) of ``a op b op c ...`` over the intervals of its terms, × ÷ before + −; (None,
-    None) on a division by an interval holding zero."""
+def _value(term: _Term, reading: str) -> Interval:
+    """The interval a printed operand stands for: every value that rounds to it at its last place
+    (an integer operand is exact)."""
+    return rounds_to(number(term.number), _step(term.number)).scaled(_factor(term, reading))
+
+
+def _evaluate(terms: list[_Term], ops: list[str], reading: str) -> Interval | None:
+    """The interval of ``a op b op c ...`` over the intervals of its terms, × ÷ before + −; None on
+    a division by an interval holding zero."""
     intervals = [_value(t, reading) for t in terms]
-    sums: list[tuple[Fraction, Fraction]] = [intervals[0]]
+    sums: list[Interval] = [intervals[0]]
     signs = [1]
-    for op, (low, high) in zip(ops, intervals[1:]):
-        a, b = sums[-1]
+    for op, term in zip(ops, intervals[1:]):
         if op in ("×", "*", "·", "x"):
-            if a == b and low == high:  # exact operands (the common case): one product, not four
-                sums[-1] = (a * low,) * 2
-                continue
-            products = (a * low, a * high, b * low, b * high)
-            sums[-1] = (min(products), max(products))
+            sums[-1] = _corners(sums[-1], term, multiply=True)
         elif op in ("÷", "/"):
-            if low <= 0 <= high:
-                return None, None
-            if a == b and low == high:
-                sums[-1] = (a / low,) * 2
-                continue
-            quotients = (a / low, a / high, b / low, b / high)
-            sums[-1] = (min(quotients), max(quotients))
+            if term.low <= 0 <= term.high:
+                return None
+            sums[-1] = _corners(sums[-1], term, multiply=False)
         else:
-            sums.append((low, high))
+            sums.append(term)
             signs.append(1 if op == "+" else -1)
-    low = sum((s[0] if sign > 0 else -s[1] for s, sign in zip(sums, signs)), Fraction(0))
-    high = sum((s[1] if sign > 0 else -s[0] for s, sign in zip(sums, signs)), Fraction(0))
-    return low, high
+    low, high, low_in, high_in = Fraction(0), Fraction(0), True, True
+    for s, sign in zip(sums, signs):
+        if sign > 0:
+            low, high, low_in, high_in = low + s.low, high + s.high, low_in and s.low_in, high_in and s.high_in
+        else:
+            low, high, low_in, high_in = low - s.high, high - s.low, low_in and s.high_in, high_in and s.low_in
+    return Interval(low, high, low_in, high_in)
 
 
-def _precision(term: _Term, low: Fraction, approximate: bool, *, exact_left: bool) -> tuple[Fraction, Fraction]:
-    """The interval a printed result agrees with: its places (already in ``low``/high for a decimal);
-    for an integer, its trailing zeros with "≈", itself with "=" (or, when the left side is itself
-    rounded, its half unit)."""
+def _corners(a: Interval, b: Interval, *, multiply: bool) -> Interval:
+    """``a × b`` or ``a ÷ b`` (``b`` not holding zero): its edges are at the corners, and an edge is
+    in the result when the corner's own edges are (or when it is 0 and a factor holds 0)."""
+    def op(x: Fraction, y: Fraction) -> Fraction:
+        return x * y if multiply else x / y
+
+    if a.exact and b.exact:  # exact operands (the common case): one product, not four
+        return Interval(op(a.low, b.low), op(a.low, b.low))
+    corners = [(op(x, y), x_in and y_in) for x, x_in in ((a.low, a.low_in), (a.high, a.high_in))
+               for y, y_in in ((b.low, b.low_in), (b.high, b.high_in))]
+    low, high = min(c[0] for c in corners), max(c[0] for c in corners)
+    zero = 0 in a or (multiply and 0 in b)
+    low_in = any(i for v, i in corners if v == low) or (low == 0 and zero)
+    high_in = any(i for v, i in corners if v == high) or (high == 0 and zero)
+    return Interval(low, high, low_in, high_in)
+
+
+def _precision(term: _Term, reading: str, approximate: bool, *, exact_left: bool) -> Interval:
+    """The interval a printed result agrees with, by the one rounding rule (``figures.rounds_to``):
+    a decimal to its places; an integer to its trailing zeros with "≈", to itself with "=" (or, when
+    the left side is itself rounded, to its unit)."""
     digits = term.number.replace(",", "")
-    factor = Fraction(_SUFFIX[term.suffix][0]) if term.suffix else Fraction(1)
-    factor *= term.scale
-    value = number(term.number) * factor
     if "." in digits:
-        step = _step(term.number) * factor
-        # Half away from zero, as a person rounds: the upper edge belongs to the next value.
-        return value - step / 2, value + step / 2 - Fraction(1, 10**30) * factor
-    if approximate:
-        zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
-        step = Fraction(10) ** zeros * factor
-        return value - step / 2, value + step / 2
-    if exact_left:
-        return value, value
-    return value - factor / 2, value + factor / 2
+        step = _step(term.number)
+    elif approximate:
+        step = Fraction(10) ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
+    else:
+        step = Fraction(0) if exact_left else Fraction(1)
+    return rounds_to(number(term.number), step).scaled(_factor(term, reading))

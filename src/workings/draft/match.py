@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from .. import units
 from ..errors import LedgerError
-from ..figures import format_number, read_figure, round_step
+from ..figures import Interval, format_number, read_figure, round_step, rounds_to
 from ..report import ClaimResult
 from . import identity
 from .finder import Figure, find_figures
@@ -185,9 +185,9 @@ def agrees(figure: Figure, value: Fraction) -> bool:
 
 def _agrees(figure: Figure, value: Fraction) -> bool:
     printed = figure.value
-    if figure.upper is not None:
-        step = figure.step or Fraction(0)
-        return printed - step / 2 <= value <= figure.upper + step / 2
+    if figure.upper is not None:  # a range: from what rounds to its low end to what rounds to its high end
+        low, high = rounds_to(printed, figure.step or 0), rounds_to(figure.upper, figure.step or 0)
+        return value in Interval(low.low, high.high, low.low_in, high.high_in)
     if figure.qualifier in ("more than", "at least"):
         return value >= printed
     if figure.qualifier in ("less than", "at most"):
@@ -215,8 +215,7 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
     for name, pair in (("printed", claim.printed), ("recomputed", claim.recomputed)):
         if pair is None:
             continue
-        converted = values_in(pair, figure)
-        holding = {reading for reading, value in converted if agrees(figure, value)}
+        holding = _holding(figure, pair)
         if holding and (holding >= set(readings(figure)) or figure.unit in holding):
             return name, shown
         if holding:
@@ -227,6 +226,18 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
         if c is not None and agrees(figure, c):
             return "swapped", shown
     return None, shown
+
+
+def states(figure: Figure, pair: tuple[Fraction, str]) -> bool:
+    """Whether a (value, unit) states the figure's value under every reading of its unit (or the
+    unit as printed): what ``compare`` calls "printed" agreement."""
+    holding = _holding(figure, pair)
+    return bool(holding) and (holding >= set(readings(figure)) or figure.unit in holding)
+
+
+def _holding(figure: Figure, pair: tuple[Fraction, str]) -> set[str]:
+    """The readings of the figure's unit under which ``pair`` agrees with it."""
+    return {reading for reading, value in values_in(pair, figure) if agrees(figure, value)}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -37,7 +37,7 @@ from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
 from .articles import load_articles
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
-from .words import finalize
+from .words import finalize, page_title
 
 __all__ = ["render_site", "environment"]
 
@@ -48,6 +48,7 @@ def environment() -> Environment:
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
                        explainer_page=None)  # the explainer's page, where the site has one: any page may link it
+    env.filters["page_title"] = page_title
     return env
 
 

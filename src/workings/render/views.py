@@ -181,7 +181,7 @@ class Site:
                  if i.kind == "claim" and i.claim is not None and i.claim_status == "drift"]
         return {
             "claim": claim, "comparison": comparison, "result": result, "moved": moved,
-            "title": words.title(claim), "short_title": words.short(words.title(claim)["text"], 80),
+            "title": words.title(claim),
             "working": self.working(claim), "printed_in": self.printed_in.get(claim.id, []),
             "basis": getattr(claim, "basis", None),
             "correction": words.figure_words(claim.erratum.get("recomputed")) if claim.erratum else None,

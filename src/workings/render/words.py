@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from markupsafe import Markup
+
 from ..figures import format_number, read_figure
 from ..report import ClaimResult, Quantity
 
@@ -110,6 +112,35 @@ def title(claim: ClaimResult) -> dict:
                 or claim.check or claim.id}
     start, end = _figure_span(said, claim.figure)
     return {"before": said[:start], "mark": said[start:end], "after": said[end:], "text": said}
+
+
+SITE_NAME = "workings ledger"
+PAGE_TITLE_LIMIT = 70  # characters a tab or a search result shows of a <title> (html-validate's long-title)
+
+
+def page_title(title: str) -> Markup:
+    """A page's <title>: its title and the site's name, or, where both do not fit in 70 characters,
+    the title alone, cut at a word with "…" (the page's h1 has it whole).
+
+    A title's text is RCDATA: only ``&`` and ``<`` (and ``>``, for tidiness) are escaped, so a quote
+    is one character, as validators count it, not ``&#34;``."""
+    text = " ".join((Markup(title).unescape() if isinstance(title, Markup) else title).split())
+    if len(_rcdata(text)) + len(SITE_NAME) + 3 <= PAGE_TITLE_LIMIT:
+        return Markup(f"{_rcdata(text)} · {SITE_NAME}")
+    if len(_rcdata(text)) > PAGE_TITLE_LIMIT:
+        n, used = 0, 0
+        while used + len(_rcdata(text[n])) <= PAGE_TITLE_LIMIT - 1:  # room for the "…"
+            used += len(_rcdata(text[n]))
+            n += 1
+        cut = text[:n]
+        if " " in cut and not text[n].isspace():
+            cut = cut.rsplit(" ", 1)[0]
+        text = cut.rstrip(" ,;:—–-") + "…"
+    return Markup(_rcdata(text))
+
+
+def _rcdata(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def short(text: str, limit: int = TITLE_CUT) -> str:
