@@ -91,7 +91,7 @@ def _at_once(text: str, figure: Figure) -> bool:
         last = before.rsplit(None, 1)[-1] if before else ""
         if last[-1:] in _MARKS or last.lower() in _REFERENCES or _AFTER.match(text, end) \
                 or (last[:1].isupper() and last not in _PLAIN_WORDS) \
-                or (text[end:end + 1] in ".)" and not text[:start].strip()):
+                or (text[end:end + 1] in (".", ")") and not text[:start].strip()):
             continue
         return True
     return False
