@@ -293,17 +293,17 @@ class _Warm:
         read and reported as a cold run reports them."""
         ledger = self.ledger
         records: dict[str, _Record] = {}
-        top = self.root / CLAIMS_DIR
         for path in _yaml_files(ledger, CLAIMS_DIR):
             try:
                 raw = read_plain_file(path, MAX_RECORD_BYTES)
             except LedgerError:
                 _load_claim(ledger, path)  # refused again there, with its place
                 continue
-            digest = _digest(b"claim", _b(_rel(ledger, path)), raw)
+            rel = _rel(ledger, path)
+            digest = _digest(b"claim", _b(rel), raw)
             entry = self.old_claims.get(digest)
             claim = None
-            if entry is not None and entry[0] == path.relative_to(top).with_suffix("").as_posix():
+            if entry is not None and entry[0] == rel[len(CLAIMS_DIR) + 1:].rsplit(".", 1)[0]:  # the id its path gives
                 claim_id, uses, reads = entry[0], entry[1], entry[2]
             else:  # new bytes, or a record that sets its own id: read
                 claim = _load_claim(ledger, path, raw)
