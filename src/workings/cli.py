@@ -368,6 +368,19 @@ def render(root: Path, out: Path | None) -> None:
         sys.exit(2)
 
 
+def _neighbourhood(root: Path):
+    """The ledger as one draft needs it: only the claims that could be about its figures are
+    loaded and evaluated, with what they rest on (``draft.near``); the verdicts are the ones the
+    whole ledger gives."""
+    from .draft.near import Neighbourhood
+
+    try:
+        return Neighbourhood(root)
+    except LedgerError as exc:
+        _error(exc)
+        sys.exit(2)
+
+
 def _check_file(draft: Path, report, issue: str | None):
     """The draft checked against the report; a draft that cannot be read (not UTF-8, too large, a
     number of too many digits: see ``draft.reading``; front matter that cannot be read) is exit 2,
@@ -404,7 +417,7 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     from .draft.output import render, to_json
 
     try:
-        result = _check_file(draft, _verify(root), issue)  # a draft that cannot be read: exit 2 there
+        result = _check_file(draft, _neighbourhood(root), issue)  # a draft that cannot be read: exit 2 there
         accounting = None
         if published:
             from .draft import published as published_text

@@ -12,7 +12,8 @@ Then the value decides: agreeing with a ``verified`` claim is ``backed``; with a
 while the record prints another figure is ``drift`` with the ledger behind (update the record);
 another value of the same dimension is ``drift``; only under another reading of its unit,
 ``ambiguous``. A figure with no claim of its own is ``unbacked``, whatever value it shares with
-claims elsewhere: those are named in a hint, with the marker that would tie them.
+claims elsewhere: those printing it are named in a hint (``claims.Claims.same_value``), with the
+marker that would tie them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections import defaultdict
 
 from .. import units
 from . import identity, match
+from .claims import Claims
 from .finder import Figure, Found
 
 ALIGN = 0.5   # share of a claim's words a sentence must hold before its identity is tested
@@ -31,18 +33,14 @@ class Identities:
     """For every sentence of the draft (by its place in ``found.sentences``), the claims whose
     ``said`` it is, each with the token offset that maps the draft's places onto ``said``."""
 
-    def __init__(self, found: Found, views: list[match.ClaimView], issue: str | None = None):
-        self.views, self.issue = views, issue
+    def __init__(self, found: Found, claims: Claims, issue: str | None = None):
+        self.claims, self.issue = claims, issue
         self._words: dict[str, frozenset[str]] = {}
         self._shapes: dict[str, identity.Shape] = {}
         self._pairs: dict[str, list[match.ClaimView]] = {}
         self._offsets: dict[str, dict[int, int]] = {}
         self._shifts: dict[tuple, int | None] = {}
-        spans: dict[str, dict[int, tuple[int, int]]] = defaultdict(dict)
-        for figure in found.figures:
-            if figure.offset >= 0:
-                spans[figure.sentence][figure.offset] = (figure.offset, figure.offset + len(figure.text))
-        self._spans = {s: [spans[s][k] for k in sorted(spans[s])] for s in spans}
+        self._spans = _spans(found)
         self.accepted = self._accept(found.sentences)
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence) for figure in found.figures]  # each figure's sentence index
@@ -65,8 +63,8 @@ class Identities:
         if found is None:
             words, draft = self.words(sentence), self.shape(sentence)
             found = self._pairs[sentence] = [
-                v for v in self.views if v.shape is not None and match.align(v, words, words) >= ALIGN
-                and identity.same(draft, v.shape)]
+                v for v in self.claims.aligned(words, ALIGN, draft) if v.shape is not None
+                and match.align(v, words, words) >= ALIGN and identity.same(draft, v.shape)]
         return found
 
     def _accept(self, sentences: tuple[str, ...]) -> list[list[match.ClaimView]]:
@@ -120,6 +118,21 @@ class Identities:
     def relations_of(self, at: int | None) -> list[match.ClaimView]:
         """Claims with a ``check`` (no figure) whose sentence is the one at index ``at``."""
         return [] if at is None else [v for v in self.accepted[at] if v.result.check and not v.result.figure]
+
+
+def _spans(found: Found) -> dict[str, list[tuple[int, int]]]:
+    """Each sentence's figures as (start, end) offsets, in order."""
+    spans: dict[str, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for figure in found.figures:
+        if figure.offset >= 0:
+            spans[figure.sentence][figure.offset] = (figure.offset, figure.offset + len(figure.text))
+    return {s: [spans[s][k] for k in sorted(spans[s])] for s in spans}
+
+
+def sentence_shapes(found: Found):
+    """A function giving a sentence's shape as ``Identities`` reads it (its figures masked)."""
+    spans = _spans(found)
+    return lambda sentence: identity.shape(sentence, spans.get(sentence, []))
 
 
 def _indexer(sentences: tuple[str, ...]):
@@ -226,22 +239,6 @@ def relation_verdict(figure: Figure, view: match.ClaimView, values: frozenset) -
         return match.Match(status="unchecked", reason="its sentence's relation is unchecked", claim=result,
                            printed=result.check)
     return None
-
-
-def same_value(figure: Figure, views: list[match.ClaimView], words: frozenset[str]) -> tuple[str, ...]:
-    """Claims that state the figure's value (printed or recomputed) in another sentence, the
-    closest in wording first: what an unbacked figure's hint names."""
-    same: dict[str, float] = {}
-    for view in views:
-        result = view.result
-        if not result.figure or view.printed is None:
-            continue
-        if not figure.unit and view.printed[1] and figure.kind == "count":
-            continue  # a bare "8" is not "8 GB"
-        how, _ = match.compare(figure, view)
-        if how in ("printed", "recomputed"):
-            same[result.id] = max(same.get(result.id, 0.0), match.align(view, words, words))
-    return tuple(sorted(same, key=lambda i: (-same[i], i)))
 
 
 def hint(same: tuple[str, ...]) -> str:

@@ -13,7 +13,8 @@ JSON format history (``format``):
      sentence; only what is printed is cut.
   2. "backed" needs evidence of identity (the figure's own sentence, ``also_said``, or a
      ``<!-- claim: id -->`` marker), never agreement in value alone; each figure gains
-     ``same_value``: for an unbacked one, the claims that hold its value in other sentences.
+     ``same_value``: for an unbacked one, the claims whose printed figure holds its value in other
+     sentences.
 
 The per-figure results of a text, for other modules (reader pages): ``check_text(...).figures``
 (or ``check_file``), each a ``FigureResult`` with line, column, text, status and claim.
@@ -30,6 +31,7 @@ from ..figures import format_number, read_figure
 from ..report import Report
 from . import backing, identity, match
 from .backing import Identities
+from .claims import Claims
 from .article import front_matter
 from .finder import Figure, Found, find_figures
 from .reading import read_draft
@@ -104,7 +106,7 @@ class DraftCheck:
                 "stale": [s.to_dict() for s in self.stale]}
 
 
-def check_file(path: str | Path, report: Report, *, issue: str | None = None) -> DraftCheck:
+def check_file(path: str | Path, report: Report | Claims, *, issue: str | None = None) -> DraftCheck:
     path = Path(path)
     text = read_draft(path)  # UTF-8, within the size and digit limits, or a LedgerError
     markdown = is_markdown(path.name)
@@ -114,18 +116,19 @@ def check_file(path: str | Path, report: Report, *, issue: str | None = None) ->
     return check_text(text, report, file=str(path), issue=issue, markdown=markdown)
 
 
-def check_text(text: str, report: Report, *, file: str = "draft", issue: str | None = None,
+def check_text(text: str, report: Report | Claims, *, file: str = "draft", issue: str | None = None,
                markdown: bool = False, front_matter: bool | None = None) -> DraftCheck:
+    """``report`` is the whole ledger's Report, or ``Claims``: the whole ledger indexed once for
+    several texts (render), or a draft's neighbourhood read from disk (``draft.near``)."""
     text, markers = identity.strip_markers(text)
     found = find_figures(text, markdown=markdown, front_matter=front_matter)
-    views = [v for c in report.claims if c.said for v in match.views(c)]
-    known = {v.result.id: v for v in reversed(views)}  # a marker ties the claim in its own sentence
-    ids = Identities(found, views, issue)
-    figures = _figures(found, views, identity.tie_markers(markers, found.figures), known, ids)
+    claims = (Claims(report.claims) if isinstance(report, Report) else report).for_draft(found, markers, issue)
+    ids = Identities(found, claims, issue)
+    figures = _figures(found, claims, identity.tie_markers(markers, found.figures), ids)
     results = figures + _relations(found, ids, {r.claim for r in figures if r.claim}) + _equations(found)
     results.sort(key=lambda r: (r.line, r.column, r.kind != "equation"))
     return DraftCheck(file=file, issue=issue, figures=tuple(results), set_aside=found.set_aside,
-                      stale=_stale(report, issue, found, results), found=found)
+                      stale=_stale(claims, issue, found, results), found=found)
 
 
 def _equations(found: Found) -> list[FigureResult]:
@@ -144,8 +147,7 @@ def _equations(found: Found) -> list[FigureResult]:
     return out
 
 
-def _figures(found: Found, views: list[match.ClaimView], ties: dict[int, str], known: dict,
-             ids: Identities) -> list[FigureResult]:
+def _figures(found: Found, claims: Claims, ties: dict[int, str], ids: Identities) -> list[FigureResult]:
     """Each figure's verdict: its claim by marker or by sentence (``backing``), then its value.
     Figures that read the same in the same sentence are judged once."""
     values_in_sentence: dict[str, set] = {}
@@ -160,20 +162,20 @@ def _figures(found: Found, views: list[match.ClaimView], ties: dict[int, str], k
         key = (tied, at, figure.offset, figure.sentence, figure.text, figure.value, figure.unit, figure.kind)
         m = judged.get(key)
         if m is None:
-            m = judged[key] = _judge(figure, at, tied, known, ids, frozenset(values_in_sentence[figure.sentence]))
+            m = judged[key] = _judge(figure, at, tied, claims, ids, frozenset(values_in_sentence[figure.sentence]))
         if m is None:
             hkey = (figure.sentence, figure.value, figure.unit, figure.kind, figure.number)
             if hkey not in hints:
-                hints[hkey] = backing.same_value(figure, views, ids.words(figure.sentence))
+                hints[hkey] = claims.same_value(figure, ids.words(figure.sentence))
             m = match.Match(status="unbacked", reason=backing.hint(hints[hkey]), same_value=hints[hkey])
         out.append(_result(figure, m))
     return out
 
 
-def _judge(figure: Figure, at: int | None, tied: str | None, known: dict, ids: Identities,
+def _judge(figure: Figure, at: int | None, tied: str | None, claims: Claims, ids: Identities,
            values: frozenset) -> match.Match | None:
     if tied is not None:
-        view = known.get(tied)
+        view = claims.marked(tied)  # a marker ties the claim in its own sentence
         if view is None:
             return match.Match(status="unbacked", reason=f"its marker names {tied}, which the ledger does not have")
         if view.result.check and not view.result.figure:
@@ -181,9 +183,9 @@ def _judge(figure: Figure, at: int | None, tied: str | None, known: dict, ids: I
                 status=view.result.status if view.result.status in ("drift", "erratum") else "unbacked",
                 reason=f"its marker names the relation {tied}: {view.result.reason}", claim=view.result)
         return backing.judge(figure, [view], "marker")
-    claims = ids.claims_of(figure, at)
-    if claims:
-        return backing.judge(figure, claims, "sentence")
+    own = ids.claims_of(figure, at)
+    if own:
+        return backing.judge(figure, own, "sentence")
     for view in ids.relations_of(at):
         m = backing.relation_verdict(figure, view, values)
         if m is not None:
@@ -225,7 +227,7 @@ def _printed_number(figure: str) -> str | None:
         return None
 
 
-def _stale(report: Report, issue: str | None, found: Found, results: list[FigureResult]) -> tuple[StaleClaim, ...]:
+def _stale(claims: Claims, issue: str | None, found: Found, results: list[FigureResult]) -> tuple[StaleClaim, ...]:
     """Claims of the issue whose figure no longer appears in the draft. A claim backing no figure
     still counts as present when its sentence is in the draft with its number (a date or a name,
     set aside) or, for a relation, when its sentence is."""
@@ -234,8 +236,8 @@ def _stale(report: Report, issue: str | None, found: Found, results: list[Figure
     used = {r.claim for r in results if r.claim}
     sentences = [(s, match.words(s)) for s in found.sentences]
     out = []
-    for claim in report.claims:
-        if claim.group != issue or claim.id in used:
+    for claim in claims.of_group(issue):
+        if claim.id in used:
             continue
         view = match.view(claim)
         number = (claim.figure or "").split(" ")[0]

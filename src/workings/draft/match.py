@@ -215,8 +215,7 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
     for name, pair in (("printed", claim.printed), ("recomputed", claim.recomputed)):
         if pair is None:
             continue
-        converted = values_in(pair, figure)
-        holding = {reading for reading, value in converted if agrees(figure, value)}
+        holding = _holding(figure, pair)
         if holding and (holding >= set(readings(figure)) or figure.unit in holding):
             return name, shown
         if holding:
@@ -227,6 +226,18 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
         if c is not None and agrees(figure, c):
             return "swapped", shown
     return None, shown
+
+
+def states(figure: Figure, pair: tuple[Fraction, str]) -> bool:
+    """Whether a (value, unit) states the figure's value under every reading of its unit (or the
+    unit as printed): what ``compare`` calls "printed" agreement."""
+    holding = _holding(figure, pair)
+    return bool(holding) and (holding >= set(readings(figure)) or figure.unit in holding)
+
+
+def _holding(figure: Figure, pair: tuple[Fraction, str]) -> set[str]:
+    """The readings of the figure's unit under which ``pair`` agrees with it."""
+    return {reading for reading, value in values_in(pair, figure) if agrees(figure, value)}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..draft.article import front_matter
 from ..draft.check import DraftCheck, FigureResult, check_text
+from ..draft.claims import Claims
 from ..draft.text import is_markdown, paragraphs
 from ..errors import LedgerError
 from ..loader import CLAIMS_DIR, read_plain_file
@@ -57,6 +58,7 @@ def load_articles(root: str | Path, report: Report) -> tuple[list[Article], list
     folder = root / CLAIMS_DIR
     if not folder.is_dir():
         return out, problems
+    claims = Claims(report.claims)  # indexed once for every text, not once per text
     for group in sorted(folder.iterdir(), key=lambda p: p.name):
         path = group / ARTICLE
         if group.is_symlink() or not group.is_dir() or not (path.exists() or path.is_symlink()):
@@ -73,7 +75,7 @@ def load_articles(root: str | Path, report: Report) -> tuple[list[Article], list
             problems.append(f"{name}: {exc}" if not str(exc).startswith(name) else str(exc))
             continue
         markdown = is_markdown(path.name) and meta.format != "plain"
-        check = check_text(text, report, file=name, issue=group.name, markdown=markdown, front_matter=True)
+        check = check_text(text, claims, file=name, issue=group.name, markdown=markdown, front_matter=True)
         data = meta.data
         title = data.get("title")
         out.append(Article(slug=group.name, file=name, title=str(title) if title else group.name,

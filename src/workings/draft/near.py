@@ -1,0 +1,307 @@
+"""A draft's neighbourhood: the claims that could be about its figures, read without loading the
+whole ledger.
+
+check-draft used to evaluate every claim and hold each draft sentence against every claim's
+sentence; at 10,000 claims that was seconds for a one-page draft. A claim can matter to a draft in
+four ways only, and each can be told from the record's bytes before anything is parsed:
+
+- its sentence (``said``, or one of ``also_said``) shares at least ``backing.ALIGN`` of its words
+  with a sentence of the draft (``match.align``: the first test any sentence match passes);
+- a ``<!-- claim: id -->`` marker in the draft names it;
+- it belongs to the draft's ``--issue`` group (its claims no figure uses are listed as stale);
+- its printed figure states the value of a figure nothing backs (the hint naming it, asked after
+  the verdicts, for those figures only).
+
+Every claim record's bytes are read (a fast walk, no parsing) and, where a record is written in the
+plain form nearly every record has (top-level ``key: value`` lines; ``said``, ``figure`` and each
+``also_said`` item a one-line scalar, no ``id:``, no escapes), its sentences and figure are read off
+the lines exactly as YAML would give them. Anything else (a record that is not plain, or two records
+giving one id) is always parsed, so nothing is decided on a guess. The claims chosen are then
+loaded, with every claim and source they rest on (so each result is the one a whole-ledger run
+gives), and evaluated; the verdicts are check-draft's own over those claims (``draft.claims``).
+``parsed`` counts the records parsed, for tests.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import loader as records
+from ..engine import evaluate_ledger
+from ..errors import LedgerError
+from ..loader import CLAIMS_DIR, SOURCES_DIR, Ledger
+from ..models import Claim
+from ..report import ClaimResult
+from . import identity, match
+from .backing import ALIGN, sentence_shapes
+from .claims import Claims, printed_pair
+from .finder import Figure, Found
+from .identity import Marker
+
+_TOP_LINE = re.compile(r"\n(?=[^ #\n])")
+_KEY_LINE = re.compile(r"([a-z_]+):(?: ([^\n]*))?(?:\n|\Z)")
+_READ = ("said", "also_said", "figure")
+_ITEM_LINE = re.compile(r"( +)- (.*)")
+_PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
+_OTHER_BREAKS = ("\x85", "\u2028", "\u2029", "\ufeff")  # line breaks to YAML 1.1; a byte-order mark
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A claim record as its bytes say, unparsed."""
+
+    path: Path
+    id: str                          # the id its path gives
+    said: tuple[str, ...] | None     # said and also_said; None: the record is not plain (always parsed)
+    figure: str | None = None
+
+
+def scan(root: Path) -> list[Entry]:
+    """Every record under claims/, in the walk's order, read off its bytes."""
+    out: list[Entry] = []
+    by_id: Counter[str] = Counter()
+    prefix = len(str(root / CLAIMS_DIR)) + 1
+    for path in records._yaml_files(Ledger(root=root), CLAIMS_DIR):
+        name = str(path)[prefix:]
+        claim_id = name[:-len(path.suffix)].replace(os.sep, "/")
+        by_id[claim_id] += 1
+        raw = _read(path)
+        read = _plain(raw) if raw is not None else None
+        out.append(Entry(path, claim_id, *(read or (None, None))))
+    # x.yaml beside x.yml: both refused by the loader; parse both so the refusal is the loader's
+    return [e if by_id[e.id] == 1 else Entry(e.path, e.id, None) for e in out]
+
+
+def _read(path: Path) -> bytes | None:
+    """The bytes of a plain file (None: a link, a pipe, too large, unreadable: the loader says why)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > records.MAX_RECORD_BYTES:
+            return None
+        raw = os.read(fd, info.st_size + 1)
+        return raw if len(raw) == info.st_size else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:
+    """(said and also_said, figure) of a record in the plain form; None for any other form."""
+    if b"\\" in raw or b"\r" in raw or b"\t" in raw:
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if any(c in text for c in _OTHER_BREAKS):
+        return None
+    # top-level blocks: a "key: value" line, then its indented, comment and blank lines
+    preamble, *blocks = _TOP_LINE.split("\n" + text)
+    if any(line.strip() and line[0] != "#" for line in preamble.split("\n")):
+        return None
+    fields: dict[str, tuple[str | None, list[str]]] = {}
+    seen = set()
+    for block in blocks:
+        m = _KEY_LINE.match(block)
+        if m is None or m.group(1) in seen or m.group(1) == "id":
+            return None  # not "key: value", a key twice, or an id the path does not give
+        seen.add(m.group(1))
+        if m.group(1) in _READ:
+            rest = block[m.end():]
+            fields[m.group(1)] = (m.group(2), [line for line in rest.split("\n") if line.strip() and line[0] != "#"]
+                                  if rest else [])
+    if "said" not in fields:
+        return (), None  # no sentence: no draft sentence is this record's (if valid at all)
+    said = _one_line(*fields["said"])
+    if said is None:
+        return None
+    also: list[str] = []
+    if "also_said" in fields:
+        value, lines = fields["also_said"]
+        if value is not None and (value.strip(" ") != "[]" or lines):
+            return None
+        indent = None
+        for line in lines:
+            m = _ITEM_LINE.fullmatch(line)
+            item = _scalar(m.group(2)) if m else None
+            if m is None or item is None or indent not in (None, m.group(1)):
+                return None
+            indent = m.group(1)
+            also.append(item)
+    figure = None
+    if "figure" in fields:
+        figure = _one_line(*fields["figure"])
+        if figure is None:
+            return None
+    return (said, *also), figure
+
+
+def _one_line(value: str | None, following: list[str]) -> str | None:
+    return _scalar(value) if value is not None and not following else None
+
+
+def _scalar(value: str) -> str | None:
+    """A one-line YAML scalar as the loader gives it: plain, or quoted without escapes; None for
+    anything else (block scalars, anchors, tags, flow collections, comments after the value)."""
+    value = value.strip(" ")
+    if not value:
+        return None
+    if value[0] == '"':
+        inner = value[1:-1]
+        return inner if len(value) >= 2 and value[-1] == '"' and '"' not in inner else None
+    if value[0] == "'":
+        inner = value[1:-1]
+        if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
+            return None
+        return inner.replace("''", "'")
+    if value[0] in _PLAIN_START or " #" in value or ": " in value or value.endswith(":"):
+        return None
+    return value
+
+
+def _group(claim_id: str) -> str:
+    return claim_id.split("/", 1)[0] if "/" in claim_id else ""
+
+
+class Neighbourhood:
+    """The ledger at ``root`` as one draft needs it (pass it to ``check_text`` for a Report)."""
+
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root)
+        if not (self.root / CLAIMS_DIR).is_dir() and not (self.root / SOURCES_DIR).is_dir():
+            raise LedgerError(f"{self.root}: no claims/ or ledger/sources/ here; is --root the ledger's folder?")
+        self.parsed = 0     # records parsed, claims and sources (for tests)
+
+    def for_draft(self, found: Found, markers: list[Marker], issue: str | None) -> Claims:
+        entries = scan(self.root)
+        wanted = {e.path for e in entries if e.said is None}  # not plain: always parsed
+        named = {m.claim for m in markers}
+        wanted |= {e.path for e in entries if e.id in named or issue is not None and _group(e.id) == issue}
+        wanted |= _aligned(entries, found)
+        report_claims = self._evaluate(entries, wanted)
+        rest = [e for e in entries if e.path not in wanted and e.figure is not None and e.said]
+        return _NearClaims(report_claims, rest, self)
+
+    def _evaluate(self, entries: list[Entry], wanted: set[Path]) -> list[ClaimResult]:
+        """The claims at ``wanted``, with every claim and source they rest on, evaluated."""
+        ledger = Ledger(root=self.root)
+        loaded = self._load(ledger, entries, wanted)
+        records._keep_unique_claims(ledger, loaded)
+        sources = {i.source for c in ledger.claims.values() for i in c.inputs if i.kind == "source"}
+        sources |= {ref.split("#", 1)[0] for c in ledger.claims.values() for ref in c.cites}
+        by_id: dict[str, list[Path]] = {}
+        for path in records._yaml_files(ledger, SOURCES_DIR):
+            by_id.setdefault(path.stem, []).append(path)
+        for source_id in sorted(s for s in sources if s):
+            paths = by_id.get(source_id, [])
+            if len(paths) > 1:
+                records._duplicate_sources(ledger, source_id, paths)
+            elif paths:
+                records._load_source(ledger, paths[0])
+                self.parsed += 1
+        records._load_measurements(ledger)
+        return list(evaluate_ledger(ledger).claims)
+
+    def _load(self, ledger: Ledger, entries: list[Entry], wanted: set[Path]) -> list[Claim]:
+        by_id: dict[str, list[Path]] = {}
+        for e in entries:
+            by_id.setdefault(e.id, []).append(e.path)
+        pending, done, loaded = sorted(wanted), set(), []
+        while pending:
+            path = pending.pop()
+            if path in done:
+                continue
+            done.add(path)
+            claim = records._load_claim(ledger, path)
+            self.parsed += 1
+            if claim is None:
+                continue
+            loaded.append(claim)
+            # what it rests on; and, for an ``id:`` record, the record whose path gives that id
+            # (the path's record keeps the id: see loader._keep_unique_claims)
+            for other in [i.claim for i in claim.inputs if i.kind == "claim" and i.claim] + [claim.id]:
+                pending.extend(p for p in by_id.get(other, ()) if p not in done)
+        wanted |= done
+        return loaded
+
+
+def _aligned(entries: list[Entry], found: Found) -> set[Path]:
+    """The plain records one of whose sentences could be one of the draft's: sharing at least ALIGN
+    of its words (``match.align``) and passing ``identity.may_be_same``."""
+    groups: dict[frozenset[str], list[tuple[Path, str]]] = {}
+    for e in entries:
+        for text in e.said or ():
+            groups.setdefault(match.words(text), []).append((e.path, text))
+    posting: dict[str, list[frozenset[str]]] = {}
+    for words in groups:
+        for word in words:
+            posting.setdefault(word, []).append(words)
+    shapes = sentence_shapes(found)
+    out: set[Path] = set()
+    for sentence in dict.fromkeys(found.sentences):
+        counts: Counter[frozenset[str]] = Counter()
+        for word in match.words(sentence):
+            for words in posting.get(word, ()):
+                counts[words] += 1
+        shape = shapes(sentence)
+        for words, n in counts.items():
+            if n >= ALIGN * len(words) - 1e-9:
+                out.update(path for path, text in groups[words] if identity.may_be_same(shape, text))
+    return out
+
+
+class _NearClaims(Claims):
+    """The neighbourhood's claims; the hint also reads the records not loaded, by their figure."""
+
+    def __init__(self, claims: list[ClaimResult], rest: list[Entry], near: Neighbourhood):
+        super().__init__(claims)
+        self._rest, self._near = rest, near
+        self._rest_by: dict[tuple, list[Entry]] | None = None
+        self._hinted: dict[Path, tuple[str, list[frozenset[str]]] | None] = {}
+
+    def _same_scores(self, figure: Figure, words: frozenset[str]) -> dict[str, float]:
+        same = super()._same_scores(figure, words)
+        for printed, entries in self._rest_printing().items():
+            if not figure.unit and printed[1] and figure.kind == "count":
+                continue
+            if not match.states(figure, printed):
+                continue
+            for entry in entries:
+                confirmed = self._confirm(entry)  # parsed: only a valid record is a claim
+                if confirmed is not None:
+                    claim_id, said = confirmed
+                    same[claim_id] = max(len(w & words) / len(w) if w else 0.0 for w in said)
+        return same
+
+    def _rest_printing(self) -> dict[tuple, list[Entry]]:
+        """The records not loaded, by their printed (value, unit), read once."""
+        if self._rest_by is None:
+            texts: dict[str, list[Entry]] = {}
+            for entry in self._rest:
+                texts.setdefault(entry.figure or "", []).append(entry)
+            self._rest_by = {}
+            for text, entries in texts.items():
+                if (pair := printed_pair(text)) is not None:
+                    self._rest_by.setdefault(pair, []).extend(entries)
+        return self._rest_by
+
+    def _confirm(self, entry: Entry) -> tuple[str, list[frozenset[str]]] | None:
+        if entry.path not in self._hinted:
+            ledger = Ledger(root=self._near.root)
+            claim = records._load_claim(ledger, entry.path)
+            self._near.parsed += 1
+            ok = (claim is not None and claim.figure is not None and claim.said
+                  and printed_pair(claim.figure) is not None and claim.id not in {c.id for c in self.claims})
+            self._hinted[entry.path] = (claim.id, [match.words(s) for s in (claim.said, *claim.also_said)]) \
+                if ok and claim is not None else None
+        return self._hinted[entry.path]
