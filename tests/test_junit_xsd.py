@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from render_ledger import write_ledger
-from validators import INSTALL, REPO, missing, tools
+from validator_tools import INSTALL, REPO, missing, tools
 
 xmlschema = pytest.importorskip("xmlschema")
 

@@ -164,7 +164,7 @@ def _actionlint(files: list[Path]) -> list[dict]:
     import shutil
     import subprocess
 
-    from validators import INSTALL, missing, tools
+    from validator_tools import INSTALL, missing, tools
 
     node_modules = tools() / "npm" / "node_modules"
     if not shutil.which("node"):
