@@ -14,6 +14,17 @@ from hypothesis import settings
 settings.register_profile("workings", deadline=None)
 settings.load_profile("workings")
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _verify_cache_outside_home(tmp_path_factory):
+    """verify's cache (workings.cache) goes to a folder of this test session, never the user's
+    ~/.cache; each fixture ledger has its own pack there, so a second verify of one is a warm run."""
+    import os
+
+    os.environ["WORKINGS_CACHE_DIR"] = str(tmp_path_factory.mktemp("workings-cache"))
+    os.environ.pop("WORKINGS_NO_CACHE", None)
+    yield
+
 QWEN_CONFIG = b"""{
   "hidden_size": 5120,
   "max_position_embeddings": 1010000,

@@ -21,11 +21,14 @@ def test_verify_all_good(tmp_ledger):
     tmp_ledger.qwen()
     result = run("verify", "--root", tmp_ledger.root)
     assert result.exit_code == 0
-    assert result.output == (
+    assert result.stdout == (
         "ok                      198.6 GB  198.57408 GB               recomputed       kv/full-window\n"
         "ok               196,608 B/token  196,608 B/token            recomputed       kv/per-token\n"
         "basis: 2 recomputed\n"
         "2 claims: 2 verified\n")
+    assert result.stderr.startswith("cache: recomputed 2 of 2 claims (cache: ")  # workings.cache: stderr only
+    again = run("verify", "--root", tmp_ledger.root)
+    assert again.stdout == result.stdout and again.stderr.startswith("cache: recomputed 0 of 2 claims")
 
 
 def test_drift_exits_1_and_propagates_to_claims_built_on_it(tmp_ledger):
@@ -33,7 +36,7 @@ def test_drift_exits_1_and_propagates_to_claims_built_on_it(tmp_ledger):
     tmp_ledger.claim("kv/per-token", PER_TOKEN.replace("196,608 B/token", "196,680 B/token"))
     result = run("verify", "--root", tmp_ledger.root)
     assert result.exit_code == 1
-    assert result.output == (
+    assert result.stdout == (
         "DRIFT                   198.6 GB  198.57408 GB               recomputed       kv/full-window\n"
         "          claims/kv/full-window.yaml:5: inputs.per_token: input claim 'kv/per-token' drifted: printed 196,680 B/token, "
         "recomputed 196,608 B/token (exact)\n"

@@ -218,7 +218,7 @@ def test_the_basis_is_in_every_output(tmp_ledger, tmp_path):
     assert run.exit_code == 0, run.output
     assert "ok                      198.6 GB  198.57408 GB               recomputed       kv/full-window\n" in run.output
     assert "unchecked                 999 GB  999 GB                     assumptions-only t/mem\n" in run.output
-    assert run.output.endswith("basis: 2 recomputed, 1 assumptions-only\n3 claims: 2 verified, 1 unchecked\n")
+    assert run.stdout.endswith("basis: 2 recomputed, 1 assumptions-only\n3 claims: 2 verified, 1 unchecked\n")
     data = json.loads(out.read_text())
     assert data["format"] == 2
     assert data["summary"]["basis"] == {"recomputed": 2, "restated": 0, "measured": 0, "assumptions-only": 1,

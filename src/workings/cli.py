@@ -13,11 +13,15 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import safetext
 from .errors import LedgerError
+
+if TYPE_CHECKING:
+    from .report import Report
 
 EXIT_CODES = "Exit codes: 0 all good, 1 a figure drifted, 2 the input could not be used (2 wins)."
 
@@ -51,6 +55,26 @@ def _verify(root: Path):
         sys.exit(2)
 
 
+def _verify_cached(root: Path) -> tuple[Report, list[str]]:
+    """The Report through verify's cache (``workings.cache``), and the lines that say what the cache
+    did (for stderr: stdout and the report files stay a cold run's, byte for byte)."""
+    from .cache import verify as verify_cached
+    from .cachestore import CacheRefused, Store, disabled_by_env
+
+    if disabled_by_env():
+        return _verify(root), []
+    try:
+        store = Store.for_root(root)
+    except CacheRefused as exc:
+        return _verify(root), [f"cache: not used: {exc}"]
+    try:
+        report, stats = verify_cached(root, store)
+    except LedgerError as exc:
+        _error(exc)
+        sys.exit(2)
+    return report, [*store.notes, stats.line()]
+
+
 @main.command(epilog=EXIT_CODES)
 @root_option
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -58,13 +82,18 @@ def _verify(root: Path):
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write JUnit XML [default: next to the JSON report, junit.xml].")
 @click.option("--quiet", "-q", is_flag=True, help="Print only failing claims and the summary.")
-def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Recompute every claim, neither reading nor writing the cache (so does WORKINGS_NO_CACHE=1).")
+def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool, no_cache: bool) -> None:
     """Recompute every claim and compare it with the figure as printed.
 
-    Writes the JSON report and JUnit XML; prints GitHub annotations when GITHUB_ACTIONS is set."""
+    Writes the JSON report and JUnit XML; prints GitHub annotations when GITHUB_ACTIONS is set.
+    Claims whose records, sources, snapshots and upstream claims are unchanged since the last run
+    are taken from the cache outside the ledger (WORKINGS_CACHE_DIR, else ~/.cache/workings); stderr
+    says how many were recomputed."""
     from . import atomic, outputs
 
-    report = _verify(root)
+    report, said = _verify_cached(root) if not no_cache else (_verify(root), [])
     if not report.claims and not report.problems:  # with problems (a linked claims/), the table names them
         _error(f"no claims under {root / 'claims'}: is --root the ledger's folder?")
         sys.exit(2)
@@ -87,6 +116,8 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
         if summary:
             with open(summary, "a", encoding="utf-8") as handle:
                 handle.write(outputs.markdown_summary(report))
+    if said:
+        _say(*said, err=True)  # after the summary line, on stderr: not part of what CI compares
     sys.exit(code)
 
 

@@ -33,13 +33,19 @@ _Done = dict[str, tuple[ClaimResult, units.Value]]
 
 
 def evaluate_ledger(ledger: Ledger) -> Report:
+    return report_of(ledger, evaluate_claims(ledger))
+
+
+def evaluate_claims(ledger: Ledger, reused: _Done | None = None) -> _Done:
+    """Each claim's result (before the links to other claims and sources are added) and the value
+    its dependants use, in dependency order.
+
+    ``reused``: results a warm run took from the cache (``workings.cache``), in dependency order,
+    for claims that are not in ``ledger.claims``; each rests only on claims also reused. They come
+    first, so ``done`` stays in dependency order, and the claims of ``ledger.claims`` read them as
+    they would read results computed here."""
     order, cycles = _order(ledger.claims)
-    used_by = defaultdict(set)
-    for claim in ledger.claims.values():
-        for item in claim.inputs:
-            if item.kind == "claim":
-                used_by[item.claim].add(claim.id)
-    done: dict[str, tuple[ClaimResult, object]] = {}
+    done: _Done = dict(reused or {})
     for claim_id in order:
         claim = ledger.claims[claim_id]
         if claim_id in cycles:
@@ -47,6 +53,21 @@ def evaluate_ledger(ledger: Ledger) -> Report:
             done[claim_id] = (result, None)
             continue
         done[claim_id] = _evaluate_contained(ledger, claim, done)
+    return done
+
+
+def report_of(ledger: Ledger, done: _Done) -> Report:
+    """The Report: ``done``'s results with their links (what uses each claim, the sources it rests
+    on, their least certain grade, its measurements), the invalid records, the sources, the problems."""
+    used_by = defaultdict(set)
+    for claim in ledger.claims.values():
+        for item in claim.inputs:
+            if item.kind == "claim":
+                used_by[item.claim].add(claim.id)
+    for claim_id, (result, _) in done.items():
+        if claim_id not in ledger.claims:  # reused from the cache: its record was not read
+            for used in result.uses:
+                used_by[used].add(claim_id)
     claims = []
     upstream = _upstream_sources(done)
     measured = defaultdict(list)  # claim id -> its measurements, looked up once per claim
@@ -66,7 +87,7 @@ def evaluate_ledger(ledger: Ledger) -> Report:
     sources = _sources(ledger, claims)
     problems = list(ledger.problems)
     for m in ledger.measurements:
-        if m.claim not in ledger.claims:
+        if m.claim not in done:
             problems.append(Problem(file=f"ledger/measurements/{m.filename}", line=1, key="claim",
                                     message=f"no claim {m.claim!r} in claims/ (renamed or removed?)"))
     return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(problems)))

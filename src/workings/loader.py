@@ -49,8 +49,7 @@ class Ledger:
 def load_ledger(root: str | os.PathLike) -> Ledger:
     root = Path(root)
     ledger = Ledger(root=root)
-    if not (root / CLAIMS_DIR).is_dir() and not (root / SOURCES_DIR).is_dir():
-        raise LedgerError(f"{root}: no claims/ or ledger/sources/ here; is --root the ledger's folder?")
+    check_root(root)
     by_id: dict[str, list[Path]] = {}
     for path in _yaml_files(ledger, SOURCES_DIR):
         by_id.setdefault(path.stem, []).append(path)
@@ -64,6 +63,11 @@ def load_ledger(root: str | os.PathLike) -> Ledger:
     _yaml_files(ledger, SNAPSHOTS_DIR)  # nothing is read from there by walking, but a link or pipe is reported
     _load_measurements(ledger)
     return ledger
+
+
+def check_root(root: Path) -> None:
+    if not (root / CLAIMS_DIR).is_dir() and not (root / SOURCES_DIR).is_dir():
+        raise LedgerError(f"{root}: no claims/ or ledger/sources/ here; is --root the ledger's folder?")
 
 
 RECORD_SUFFIXES = (".yaml", ".yml")
@@ -135,10 +139,11 @@ def _rel(ledger: Ledger, path: Path) -> str:
         return path.as_posix()
 
 
-def _read(ledger: Ledger, path: Path) -> tuple[Document | None, list[Problem]]:
+def _read(ledger: Ledger, path: Path, raw: bytes | None = None) -> tuple[Document | None, list[Problem]]:
+    """The record at ``path`` parsed; ``raw``: its bytes, already read (the cache keys on them)."""
     file = _rel(ledger, path)
     try:
-        return load(read_plain_file(path, MAX_RECORD_BYTES), file), []
+        return load(raw if raw is not None else read_plain_file(path, MAX_RECORD_BYTES), file), []
     except YamlError as exc:
         return None, [Problem(file=file, line=exc.line, key="", message=str(exc))]
     except LedgerError as exc:
@@ -209,9 +214,9 @@ def _duplicate_sources(ledger: Ledger, source_id: str, paths: list[Path]) -> Non
     ledger.bad_sources[source_id] = BadRecord(id=source_id, file=files[0], problems=problems)
 
 
-def _load_source(ledger: Ledger, path: Path) -> None:
+def _load_source(ledger: Ledger, path: Path, raw: bytes | None = None) -> None:
     source_id = path.stem
-    doc, problems = _read(ledger, path)
+    doc, problems = _read(ledger, path, raw)
     if not SOURCE_ID.fullmatch(source_id):
         doc, problems = None, [Problem(file=_rel(ledger, path), line=0, key="", message=(
             f"the file name gives the source id {source_id!r}; ids are lower-case letters, digits, '-', '_' and '.'"))]
@@ -260,9 +265,9 @@ def _check_snapshot(ledger: Ledger, source: Source) -> list[Problem]:
     return problems
 
 
-def _load_claim(ledger: Ledger, path: Path) -> Claim | None:
+def _load_claim(ledger: Ledger, path: Path, raw: bytes | None = None) -> Claim | None:
     rel = path.relative_to(ledger.root / CLAIMS_DIR).with_suffix("").as_posix()
-    doc, problems = _read(ledger, path)
+    doc, problems = _read(ledger, path, raw)
     if not CLAIM_ID.fullmatch(rel):
         doc, problems = None, [Problem(file=_rel(ledger, path), line=0, key="", message=(
             f"the path gives the claim id {rel!r}; ids are lower-case letters, digits, '-', '_' and '.', "

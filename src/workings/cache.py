@@ -1,0 +1,393 @@
+"""verify with a content-keyed cache: a warm run reads and evaluates only what changed.
+
+Each claim's result is stored under a key that hashes everything the result depends on:
+
+- the claim record's path and bytes (``file digest``);
+- for each source it reads or cites: that source record's path and bytes, which name its snapshot by
+  sha256 (the snapshot must still hash to that name: see below), or that it is invalid or absent;
+- for each claim it uses: that claim's key (so a change reaches every claim built on it), or that it
+  is an invalid record or absent;
+- the measurements recorded for it;
+- workings' version, a hash of every file of the installed package, the versions of Python, pint and
+  PyYAML, and this cache's format (``code_fingerprint``): a change of code recomputes everything.
+
+A result is served only when its key is the key of what is on disk now, so it cannot be stale. The
+links between claims (what uses each, the sources it rests on, their least grade, its measurements
+beside it) are computed again on every run from the results, and so are invalid records, the source
+list and every problem: the report is the one a cold run writes, byte for byte.
+
+What a warm run reads: every record's bytes (hashed, never parsed unless changed), and the pack. A
+snapshot is re-hashed unless its (device, inode, size, mtime, ctime) are those it had when it was last
+hashed and that hash matched its name; ctime cannot be set by a user, and a hash is remembered only
+for a file whose ctime was over 2 seconds old when it was read (git's "racily clean" rule), so a
+write in the same clock tick cannot go unseen. A snapshot a recomputed claim reads is read and
+checked again in full.
+
+When two records give one claim id, the warm path steps aside and the whole ledger is evaluated cold.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import stat
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .cachestore import Store, dumps, loads
+from .engine import evaluate_claims, evaluate_ledger, report_of
+from .errors import LedgerError
+from .loader import (CLAIMS_DIR, MAX_RECORD_BYTES, MAX_SNAPSHOT_BYTES, SNAPSHOTS_DIR, SOURCES_DIR, Ledger,
+                     _duplicate_sources, _load_claim, _load_measurements, _load_source, _rel, _yaml_files,
+                     check_root, load_ledger, read_plain_file)
+from .models import Claim
+from .report import Report
+from .sources import Snapshot
+
+FORMAT = 1
+RACY_NS = 2_000_000_000  # a snapshot's hash is remembered only when its ctime is older than this
+
+
+@dataclass(frozen=True)
+class Stats:
+    total: int  # claims in the report, invalid records included
+    recomputed: int  # claims read and evaluated this run (invalid records are always read)
+    path: Path
+    why_cold: str = ""  # when the whole ledger was evaluated without the cache
+    ids: tuple[str, ...] = ()  # the claims recomputed, by id
+
+    def line(self) -> str:
+        if self.why_cold:
+            return f"cache: recomputed {self.total:,} of {self.total:,} claims ({self.why_cold}; cache: {self.path})"
+        return f"cache: recomputed {self.recomputed:,} of {self.total:,} claims (cache: {self.path})"
+
+
+def verify(root: str | os.PathLike[str], store: Store) -> tuple[Report, Stats]:
+    """``engine.verify`` with the cache in ``store``: the same Report, and what was recomputed."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()  # as engine.verify: many small objects, few cycles
+    try:
+        root = Path(root)
+        check_root(root)
+        pack = store.read()
+        warm = _Warm(root, pack if _usable(pack) else None)
+        try:
+            report = warm.run()
+        except _Cold as why:
+            report = evaluate_ledger(load_ledger(root))
+            return report, Stats(total=len(report.claims), recomputed=len(report.claims), path=store.path,
+                                 why_cold=str(why), ids=tuple(sorted(c.id for c in report.claims)))
+        if warm.changed:
+            store.write(warm.new_pack)
+        return report, Stats(total=len(report.claims), recomputed=len(warm.recomputed), path=store.path,
+                             ids=tuple(sorted(warm.recomputed)))
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class _Cold(Exception):
+    """The warm path cannot be sure of this ledger: evaluate all of it."""
+
+
+@functools.cache
+def code_fingerprint() -> bytes:
+    """workings' own files (every one under the package), its version, and the versions of what
+    computes with it: a change to any of them changes every key."""
+    import pint
+    import yaml
+
+    h = hashlib.blake2b(digest_size=20)
+    for part in (f"format {FORMAT}", __version__, sys.version, pint.__version__, yaml.__version__,
+                 str(getattr(yaml, "__with_libyaml__", None))):
+        h.update(part.encode() + b"\0")
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo"):
+            h.update(path.relative_to(package).as_posix().encode() + b"\0")
+            h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
+    return h.digest()
+
+
+def _usable(pack: object) -> bool:
+    return (isinstance(pack, dict) and pack.get("format") == FORMAT and pack.get("code") == code_fingerprint()
+            and all(isinstance(pack.get(k), dict) for k in ("claims", "sources", "hashes")))
+
+
+def _b(text: str) -> bytes:
+    """Text as bytes for a key: a file name that is not UTF-8 keeps its bytes (surrogateescape)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _digest(*parts: bytes) -> bytes:
+    h = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.digest()
+
+
+class _LazySnapshots(dict[str, Any]):
+    """``ledger.snapshots`` for a warm run: a snapshot is read (and checked against its name) only
+    when a recomputed claim looks it up. The engine reads snapshots only through ``get``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: dict[str, Callable[[], Snapshot]] = {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key not in self and key in self.pending:
+            self[key] = self.pending.pop(key)()  # a LedgerError here is that claim's error, as in a cold run
+        return super().get(key, default)
+
+
+@dataclass
+class _Record:
+    """One good claim record as this run sees it."""
+
+    digest: bytes
+    path: Path
+    raw: bytes
+    claim_id: str
+    uses: tuple[str, ...]  # claim ids its inputs name
+    reads: tuple[str, ...]  # source ids its inputs read and its cites quote
+    entry: tuple[Any, ...] | None  # the pack's entry for these bytes
+    claim: Claim | None = None  # parsed, when it was
+    key: bytes | None = None
+
+
+class _Warm:
+    def __init__(self, root: Path, pack: dict[str, Any] | None):
+        self.root = root
+        old = pack or {"claims": {}, "sources": {}, "hashes": {}}
+        self.old_claims: dict[bytes, tuple[Any, ...]] = old["claims"]
+        self.old_sources: dict[bytes, tuple[Any, ...]] = old["sources"]
+        self.old_hashes: dict[str, tuple[Any, ...]] = old["hashes"]
+        self.new_pack: dict[str, Any] = {"format": FORMAT, "code": code_fingerprint(), "claims": {}, "sources": {},
+                                         "hashes": {}}
+        self.changed = pack is None
+        self.recomputed: list[str] = []
+        self.ledger = Ledger(root=root)
+        self.snapshots = self.ledger.snapshots = _LazySnapshots()
+        self.source_state: dict[str, bytes] = {}
+
+    def run(self) -> Report:
+        self.sources()
+        records = self.claims()
+        _yaml_files(self.ledger, SNAPSHOTS_DIR)  # as the loader: a link or pipe there is reported
+        _load_measurements(self.ledger)
+        measured: dict[str, list[str]] = {}
+        for m in self.ledger.measurements:
+            measured.setdefault(m.claim, []).append(repr(m))
+        order = self.keys(records, measured)
+        reused: list[_Record] = []
+        evaluate: list[_Record] = []
+        for claim_id in order:
+            record = records[claim_id]
+            if record.key is not None and record.entry is not None and record.entry[3] == record.key:
+                reused.append(record)
+            else:
+                evaluate.append(record)
+        for record in evaluate:
+            if record.claim is None:
+                record.claim = _load_claim(self.ledger, record.path, record.raw)
+                if record.claim is None:  # parsed before under these bytes: cannot fail now
+                    raise _Cold(f"{record.path} could not be read again")
+            self.ledger.claims[record.claim_id] = record.claim
+        needed = {used for record in evaluate for used in record.uses}
+        done = evaluate_claims(self.ledger, {r.claim_id: self.load(r, r.claim_id in needed) for r in reused})
+        report = report_of(self.ledger, done)
+        kept = {r.claim_id for r in reused}
+        for record in records.values():
+            if record.key is None:
+                continue
+            if record.claim_id in kept and record.entry is not None:
+                self.new_pack["claims"][record.digest] = record.entry
+                continue
+            result, value = done[record.claim_id]
+            form = _value_form(value)
+            if form is not False:
+                self.new_pack["claims"][record.digest] = (record.claim_id, record.uses, record.reads, record.key,
+                                                          dumps((result, form)))
+        self.recomputed = [r.claim_id for r in evaluate] + [b.id for b in self.ledger.bad_claims]
+        self.changed = (self.changed or bool(evaluate) or self.new_pack["claims"].keys() != self.old_claims.keys()
+                        or self.new_pack["sources"].keys() != self.old_sources.keys()
+                        or self.new_pack["hashes"] != self.old_hashes)
+        return report
+
+    def sources(self) -> None:
+        ledger = self.ledger
+        by_id: dict[str, list[Path]] = {}
+        for path in _yaml_files(ledger, SOURCES_DIR):
+            by_id.setdefault(path.stem, []).append(path)
+        for source_id, paths in by_id.items():
+            if len(paths) != 1:
+                _duplicate_sources(ledger, source_id, paths)
+                self.source_state[source_id] = _digest(b"duplicate", *(_b(str(p)) for p in paths))
+                continue
+            path = paths[0]
+            try:
+                raw = read_plain_file(path, MAX_RECORD_BYTES)
+            except LedgerError:
+                _load_source(ledger, path)  # refused again there, with its place
+                self.source_state[source_id] = b"unreadable"
+                continue
+            digest = _digest(b"source", _b(_rel(ledger, path)), raw)
+            entry = self.old_sources.get(digest)
+            if entry is not None and self.snapshot_holds(entry[0]):
+                source = entry[1]
+                ledger.sources[source_id] = source
+                if source.snapshot:
+                    self.snapshots.pending[source_id] = functools.partial(
+                        _read_snapshot, self.root / SNAPSHOTS_DIR / source.snapshot, source.snapshot, source.format)
+            else:
+                _load_source(ledger, path, raw)
+                if source_id in ledger.sources:
+                    source = ledger.sources[source_id]
+                    entry = (source.snapshot, replace(source, doc=None))
+            if source_id in ledger.sources and entry is not None:
+                self.new_pack["sources"][digest] = entry
+                self.source_state[source_id] = digest
+            else:
+                self.source_state[source_id] = _digest(b"invalid", digest)
+
+    def snapshot_holds(self, name: str | None) -> bool:
+        """The snapshot ``name`` is still a plain file in the ledger's own folder whose bytes hash to
+        its name (remembered by file identity, or hashed again)."""
+        if name is None:
+            return True
+        if (self.root / "ledger").is_symlink() or (self.root / SNAPSHOTS_DIR).is_symlink():
+            return False
+        path = self.root / SNAPSHOTS_DIR / name
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return False
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SNAPSHOT_BYTES:
+            return False
+        identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        known = self.old_hashes.get(name)
+        if known is not None and tuple(known[:5]) == identity:
+            sha = known[5]
+        else:
+            try:
+                sha = hashlib.sha256(read_plain_file(path, MAX_SNAPSHOT_BYTES)).hexdigest()
+            except LedgerError:
+                return False
+            self.changed = True
+        if time.time_ns() - max(info.st_ctime_ns, info.st_mtime_ns) > RACY_NS:
+            self.new_pack["hashes"][name] = (*identity, sha)
+        return bool(sha == name.split(".", 1)[0])
+
+    def claims(self) -> dict[str, _Record]:
+        """Every good claim record by id, parsed only where its bytes are new; invalid records are
+        read and reported as a cold run reports them."""
+        ledger = self.ledger
+        records: dict[str, _Record] = {}
+        top = self.root / CLAIMS_DIR
+        for path in _yaml_files(ledger, CLAIMS_DIR):
+            try:
+                raw = read_plain_file(path, MAX_RECORD_BYTES)
+            except LedgerError:
+                _load_claim(ledger, path)  # refused again there, with its place
+                continue
+            digest = _digest(b"claim", _b(_rel(ledger, path)), raw)
+            entry = self.old_claims.get(digest)
+            claim = None
+            if entry is not None and entry[0] == path.relative_to(top).with_suffix("").as_posix():
+                claim_id, uses, reads = entry[0], entry[1], entry[2]
+            else:  # new bytes, or a record that sets its own id: read
+                claim = _load_claim(ledger, path, raw)
+                if claim is None:
+                    continue
+                claim_id = claim.id
+                uses = tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None}))
+                reads = tuple(sorted({i.source for i in claim.inputs if i.source is not None}
+                                     | {ref.split("#", 1)[0] for ref in claim.cites}))
+            if claim_id in records:
+                raise _Cold(f"two records give the claim id {claim_id!r}")
+            records[claim_id] = _Record(digest=digest, path=path, raw=raw, claim_id=claim_id, uses=uses, reads=reads,
+                                        entry=entry, claim=claim)
+        return records
+
+    def keys(self, records: dict[str, _Record], measured: dict[str, list[str]]) -> list[str]:
+        """Each record's key, in dependency order (the order returned); None on a cycle or above one."""
+        bad = {b.id for b in self.ledger.bad_claims}
+        code = code_fingerprint()
+        order: list[str] = []
+        state: dict[str, str] = {}
+        for start in sorted(records):
+            if start in state:
+                continue
+            stack = [(start, iter(records[start].uses))]
+            state[start] = "open"
+            while stack:
+                node, pending = stack[-1]
+                child = next(pending, None)
+                if child is None:
+                    stack.pop()
+                    state[node] = "done"
+                    order.append(node)
+                    records[node].key = self.key(records[node], records, bad, measured, code)
+                elif child in records and child not in state:
+                    state[child] = "open"
+                    stack.append((child, iter(records[child].uses)))
+        return order
+
+    def key(self, record: _Record, records: dict[str, _Record], bad: set[str], measured: dict[str, list[str]],
+            code: bytes) -> bytes | None:
+        parts = [code, record.digest, *(_b(m) for m in measured.get(record.claim_id, ()))]
+        for source_id in record.reads:
+            parts.append(b"source " + _b(source_id) + b" " + self.source_state.get(source_id, b"absent"))
+        for used in record.uses:
+            if used in records:
+                upstream = records[used].key  # None while open (a cycle) or keyless
+                if upstream is None:
+                    return None
+                parts.append(b"claim " + _b(used) + b" " + upstream)
+            else:
+                parts.append(b"claim " + _b(used) + (b" invalid" if used in bad else b" absent"))
+        return _digest(*parts)
+
+    def load(self, record: _Record, value_needed: bool) -> tuple[Any, Any]:
+        assert record.entry is not None
+        result, form = loads(record.entry[4])
+        return result, (_value(form) if value_needed else None)
+
+
+def _read_snapshot(path: Path, name: str, fmt: str) -> Snapshot:
+    return Snapshot.read(name, read_plain_file(path, MAX_SNAPSHOT_BYTES), fmt)
+
+
+def _value_form(value: Any) -> Any:
+    """A claim's value as plain data (False: one this cache does not store; that claim is recomputed
+    on every run). A pint quantity: its exact magnitude and its units' powers."""
+    if value is None or type(value) is Fraction:
+        return value
+    from . import units
+
+    if units.is_quantity(value) and type(value._magnitude) is Fraction and value._units._non_int_type is Fraction:
+        items = tuple(value._units.items())
+        if all(isinstance(k, str) and type(p) in (int, Fraction) for k, p in items):
+            return ("quantity", value._magnitude, items)
+    return False
+
+
+def _value(form: Any) -> Any:
+    if form is None or type(form) is Fraction:
+        return form
+    from pint.util import UnitsContainer
+
+    from .quick import make
+
+    _, magnitude, items = form
+    return make(magnitude, UnitsContainer(dict(items), non_int_type=Fraction))

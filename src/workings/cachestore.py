@@ -1,0 +1,190 @@
+"""Where verify's cache lives, and how it is read and written so that nobody else's file is believed.
+
+Claims arrive in pull requests from strangers, and CI verifies them; a cache that a pull request could
+write would let it declare a drifted claim verified. So:
+
+- the cache is kept outside the ledger: ``$WORKINGS_CACHE_DIR``, else ``$XDG_CACHE_HOME/workings``,
+  else ``~/.cache/workings``; one file per ledger, ``ledgers/<sha256 of the root's real path>.pack``.
+  A cache folder inside the ledger's folder (or holding it) is refused: it is not used at all;
+- every pack is authenticated: a keyed BLAKE2b MAC over its bytes, with a 32-byte key made at random
+  in ``<cache>/secret`` (mode 0600, in a 0700 folder) the first time; a pack whose MAC does not match
+  (planted, tampered, truncated, made under another key) is ignored and rebuilt, with a one-line note;
+- even an authenticated pack is unpickled by a restricted unpickler that builds only the report's
+  own record types (``_ALLOWED``), never an arbitrary callable;
+- it is written atomically (``atomic.write_bytes``): a reader sees the old pack or the new one. It can
+  be deleted at any time, even during a run: the run then starts cold or its write is skipped with a
+  note, and the results are the same.
+
+The pack holds no result that is believed because it is there: ``workings.cache`` serves an entry
+only when its key, a hash of everything the result depends on, is the key of the input it sees now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import os
+import pickle
+import secrets
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import atomic
+
+MAGIC = b"workings-cache 1\n"
+MAC_BYTES = 32
+ENV_DIR = "WORKINGS_CACHE_DIR"
+ENV_OFF = "WORKINGS_NO_CACHE"
+
+# what a pack may build: the report's records, the source records, exact numbers; nothing callable
+_ALLOWED = {
+    ("fractions", "Fraction"),
+    ("workings.report", "ClaimResult"), ("workings.report", "Quantity"), ("workings.report", "Message"),
+    ("workings.report", "StepResult"), ("workings.report", "InputResult"), ("workings.report", "Comparison"),
+    ("workings.report", "Citation"), ("workings.dependence", "Dependence"),
+    ("workings.sources", "Source"), ("workings.sources", "Value"), ("workings.sources", "Hub"),
+    ("copyreg", "__newobj__"), ("copyreg", "_reconstructor"), ("builtins", "object"),
+}
+
+
+class _Restricted(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _ALLOWED:
+            raise pickle.UnpicklingError(f"the cache names {module}.{name}, which it may not build")
+        return super().find_class(module, name)
+
+
+def loads(data: bytes) -> Any:
+    return _Restricted(io.BytesIO(data)).load()
+
+
+def dumps(value: object) -> bytes:
+    return pickle.dumps(value, protocol=5)
+
+
+def cache_dir() -> Path:
+    given = os.environ.get(ENV_DIR)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "workings"
+
+
+def disabled_by_env() -> bool:
+    return os.environ.get(ENV_OFF, "").strip().lower() not in ("", "0", "no", "false")
+
+
+@dataclass
+class Store:
+    """One ledger's pack: read once at the start of a run, written once at its end."""
+
+    path: Path  # the pack
+    secret_path: Path
+    notes: list[str] = field(default_factory=list)  # one line each, for the user
+    _key: bytes | None = None
+    _refused: bool = False
+
+    @classmethod
+    def for_root(cls, root: Path, folder: Path | None = None) -> Store:
+        """The store for the ledger at ``root``; CacheRefused when the cache folder overlaps the
+        ledger's folder."""
+        folder = Path(folder) if folder is not None else cache_dir()
+        real_root, real_folder = Path(os.path.realpath(root)), Path(os.path.realpath(folder))
+        if real_folder.is_relative_to(real_root) or real_root.is_relative_to(real_folder):
+            raise CacheRefused(f"the cache folder {folder} {'is inside' if real_folder.is_relative_to(real_root) else 'holds'} "
+                               f"the ledger's folder {root}; a cache there could be planted by a pull request, so "
+                               f"none is used (set {ENV_DIR} to a folder outside it)")
+        name = hashlib.sha256(os.fsencode(real_root)).hexdigest()[:32]
+        return cls(path=folder / "ledgers" / f"{name}.pack", secret_path=folder / "secret")
+
+    def key(self) -> bytes | None:
+        """The MAC key, made the first time (0600 in a 0700 folder); None when it cannot be trusted."""
+        if self._key is None and not self._refused:
+            try:
+                self._key = _secret(self.secret_path)
+            except (OSError, CacheRefused) as exc:
+                self._refused = True
+                self.notes.append(f"cache: not used: {exc}")
+        return self._key
+
+    def read(self) -> Any:
+        """The pack's content, or None (a note says why, unless there was simply no pack yet)."""
+        key = self.key()
+        if key is None:
+            return None
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self.notes.append(f"cache {self.path} could not be read ({exc.strerror}); starting cold")
+            return None
+        head = len(MAGIC) + MAC_BYTES
+        if len(data) < head or not data.startswith(MAGIC) or not hmac.compare_digest(
+                data[len(MAGIC):head], _mac(key, data[head:])):
+            self.notes.append(f"cache {self.path} is not one this user wrote (corrupt, truncated or tampered); "
+                              "ignored and rebuilt")
+            return None
+        try:
+            return loads(data[head:])
+        except Exception as exc:  # noqa: BLE001 - an authenticated pack that does not load is rebuilt, never fatal
+            self.notes.append(f"cache {self.path} could not be loaded ({type(exc).__name__}); ignored and rebuilt")
+            return None
+
+    def write(self, content: object) -> None:
+        key = self.key()
+        if key is None:
+            return
+        payload = dumps(content)
+        try:
+            _private_folder(self.path.parent)
+            atomic.write_bytes(self.path, MAGIC + _mac(key, payload) + payload)
+        except OSError as exc:  # deleted or unwritable during the run: the results stand, uncached
+            self.notes.append(f"cache {self.path} was not written ({exc.strerror or exc}); the next run starts cold")
+
+
+class CacheRefused(Exception):
+    """The cache cannot be used here (a folder inside the ledger, a key file others may write)."""
+
+
+def _mac(key: bytes, payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, key=key, digest_size=MAC_BYTES).digest()
+
+
+def _private_folder(folder: Path) -> None:
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _secret(path: Path) -> bytes:
+    """The key in ``path``, made at random (0600) if there is none. One that is not a plain file of
+    this user's, or that others may write or read, is refused (a key anyone can read authenticates
+    anything)."""
+    _private_folder(path.parent)
+    if not os.path.lexists(path):  # made whole, then linked into place: a second run sees all of it or none
+        temp = path.with_name(f".secret-{secrets.token_hex(8)}")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            os.write(fd, secrets.token_bytes(32))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass  # another run made it first: its key is the one
+        finally:
+            os.unlink(temp)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            raise CacheRefused(f"{path} is not a private file of this user's (it must be mode 0600 and yours)")
+        key = os.read(fd, 64)
+    finally:
+        os.close(fd)
+    if len(key) < 32:
+        raise CacheRefused(f"{path} holds too short a key; delete it and run again")
+    return key
