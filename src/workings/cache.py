@@ -24,6 +24,8 @@ write in the same clock tick cannot go unseen. A snapshot a recomputed claim rea
 checked again in full.
 
 When two records give one claim id, the warm path steps aside and the whole ledger is evaluated cold.
+The ledger has no folder-level settings today (everything a claim's result depends on is in the
+records, snapshots and measurements above); a setting added to the loader must enter the key here.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ def verify(root: str | os.PathLike[str], store: Store) -> tuple[Report, Stats]:
         warm = _Warm(root, pack if _usable(pack) else None)
         try:
             report = warm.run()
-        except _Cold as why:
-            report = evaluate_ledger(load_ledger(root))
+        except (_Cold, LedgerError) as why:
+            report = evaluate_ledger(load_ledger(root))  # a LedgerError here is the cold run's to report
             return report, Stats(total=len(report.claims), recomputed=len(report.claims), path=store.path,
                                  why_cold=str(why), ids=tuple(sorted(c.id for c in report.claims)))
         if warm.changed:
