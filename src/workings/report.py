@@ -16,6 +16,8 @@ JSON format history (``format``):
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -248,7 +250,15 @@ class Report:
         return 0
 
     def claim(self, claim_id: str) -> ClaimResult | None:
-        return next((c for c in self.claims if c.id == claim_id), None)
+        return self._by_id.get(claim_id)
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, ClaimResult]:
+        """Each id's first claim, found once: a page per claim looks up every claim it rests on."""
+        found: dict[str, ClaimResult] = {}
+        for claim in self.claims:
+            found.setdefault(claim.id, claim)
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         return {key: list(value) if isinstance(value, Iterator) else value

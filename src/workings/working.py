@@ -18,7 +18,7 @@ HTML ledger formats them (``render``), anything else may too.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from . import expr, units
@@ -131,7 +131,7 @@ class _Builder:
 
     def name(self, claim, name, steps, inputs, depth, open_steps) -> Node:
         if name in steps and name not in open_steps:
-            tree = expr.parse(steps[name])
+            tree = expr.parse_shared(steps[name])  # read only, shared with the engine's
             return self.node(tree.body, claim, steps, inputs, depth, open_steps | {name})
         if name in inputs:
             node = self.input(claim, inputs[name], depth)
@@ -148,7 +148,7 @@ class _Builder:
                 if depth < self.depth:
                     self.expanded.append(other.id)
                     node = self.claim(other, depth + 1)
-                    return node if node.op == "leaf" else replace(node, claim=other.id)
+                    return node if node.op == "leaf" else _copy(node, claim=other.id)
                 self.complete = False
         key = (claim.id, item.name)
         leaf = self.numbered.get(key)
@@ -198,8 +198,17 @@ def _with_parens(node: Node) -> Node:
                  or (theirs == mine and place == 1 and node.op in ("−", "÷", "div"))
                  or (node.op == "^" and child.op not in ("leaf", "call"))
                  or (bool(child.claim) and child.op not in ("leaf", "call")))  # another claim's working, as a group
-        children.append(replace(child, paren=paren))
-    return replace(node, children=tuple(children))
+        children.append(child if child.paren == paren else _copy(child, paren=paren))
+    return _copy(node, children=tuple(children))
+
+
+def _copy(node: Node, *, children: tuple[Node, ...] | None = None, claim: str | None = None,
+          paren: bool | None = None) -> Node:
+    """``replace(node, ...)`` without dataclasses' per-call field walk (a page's working makes tens
+    of thousands of nodes)."""
+    return Node(op=node.op, children=node.children if children is None else children, leaf=node.leaf,
+                call=node.call, claim=node.claim if claim is None else claim, caption=node.caption,
+                paren=node.paren if paren is None else paren)
 
 
 def _agrees(tree: Node, claim: ClaimResult) -> bool:

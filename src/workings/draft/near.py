@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from .. import loader as records
 from ..engine import evaluate_ledger
 from ..errors import LedgerError
 from ..loader import CLAIMS_DIR, SOURCES_DIR, Ledger
+from ..neighbourhood import read_record, record_paths
 from ..models import Claim
 from ..report import ClaimResult
 from . import identity, match
@@ -66,33 +66,14 @@ def scan(root: Path) -> list[Entry]:
     out: list[Entry] = []
     by_id: Counter[str] = Counter()
     prefix = len(str(root / CLAIMS_DIR)) + 1
-    for path in records._yaml_files(Ledger(root=root), CLAIMS_DIR):
-        name = str(path)[prefix:]
-        claim_id = name[:-len(path.suffix)].replace(os.sep, "/")
+    for name in record_paths(root):
+        claim_id = name[prefix:name.rindex(".")].replace(os.sep, "/")
         by_id[claim_id] += 1
-        raw = _read(path)
+        raw = read_record(name)
         read = _plain(raw) if raw is not None else None
-        out.append(Entry(path, claim_id, *(read or (None, None))))
+        out.append(Entry(Path(name), claim_id, *(read or (None, None))))
     # x.yaml beside x.yml: both refused by the loader; parse both so the refusal is the loader's
     return [e if by_id[e.id] == 1 else Entry(e.path, e.id, None) for e in out]
-
-
-def _read(path: Path) -> bytes | None:
-    """The bytes of a plain file (None: a link, a pipe, too large, unreadable: the loader says why)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > records.MAX_RECORD_BYTES:
-            return None
-        raw = os.read(fd, info.st_size + 1)
-        return raw if len(raw) == info.st_size else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:

@@ -38,6 +38,7 @@ from .staging import Staging, copy_snapshots
 from .articles import load_articles
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize, page_title
+from .workingline import working_line
 
 __all__ = ["render_site", "environment"]
 
@@ -47,7 +48,8 @@ def environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
-                       explainer_page=None)  # the explainer's page, where the site has one: any page may link it
+                       explainer_page=None,  # the explainer's page, where the site has one: any page may link it
+                       working_line=working_line)
     env.filters["page_title"] = page_title
     return env
 

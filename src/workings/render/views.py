@@ -118,12 +118,16 @@ class Site:
                         self.printed_in.setdefault(figure.claim, []).append(
                             {"title": article.title, "href": f"{self.article_pages[article.slug]}#fig-{piece['n']}",
                              "text": figure.text, "status": figure.status})
+        self._readers: dict[str, list[ClaimResult]] | None = None  # source id -> the claims reading it
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
         reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs
                        if i.kind == "source" and i.source and i.key})
-        for source_id in sorted({s for s, _ in reads}):
-            names = page_names([k for s, k in reads if s == source_id], "key")
+        keys_of: dict[str, list[str]] = {}
+        for source_id, key in reads:
+            keys_of.setdefault(source_id, []).append(key)
+        for source_id in sorted(keys_of):
+            names = page_names(keys_of[source_id], "key")
             for key, name in names.items():
                 self.key_anchors[(source_id, key)] = name[len("key/"):-len(".html")]
 
@@ -239,8 +243,13 @@ class Site:
 
     def reads(self, source_id: str) -> list[dict]:
         """Each key the claims read from a source, with the value they read and the claims reading it."""
+        if self._readers is None:  # which claims read each source, found in one pass (not one per source)
+            self._readers = {}
+            for claim in self.report.claims:
+                for source in dict.fromkeys(i.source for i in claim.inputs if i.kind == "source" and i.source):
+                    self._readers.setdefault(source, []).append(claim)
         found: dict[str, dict] = {}
-        for claim in self.report.claims:
+        for claim in self._readers.get(source_id, ()):
             for item in claim.inputs:
                 if item.kind == "source" and item.source == source_id and item.key:
                     entry = found.setdefault(item.key, {
