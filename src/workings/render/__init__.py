@@ -27,6 +27,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from .. import outputs
 from ..gcpause import frozen
@@ -51,6 +52,8 @@ def environment() -> Environment:
                        explainer_page=None,  # the explainer's page, where the site has one: any page may link it
                        working_line=working_line)
     env.filters["page_title"] = page_title
+    # The legend reads only these globals: the same on every page, so rendered once, not per page.
+    env.globals["legend"] = Markup(env.get_template("legend.html").render())
     return env
 
 
