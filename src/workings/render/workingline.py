@@ -10,6 +10,7 @@ autoescape; nothing from a record is ever marked safe.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -19,7 +20,16 @@ from .views import STATUS_SYMBOL
 from .words import finalize
 
 
+_SPECIAL = re.compile(r"[&<>'\"]")
+
+
 def _e(value: Any) -> str:
+    """``{{ value }}`` under autoescape: finalize, then escape (plain ASCII text without a character
+    to escape is returned as it is, the common case, without building a Markup)."""
+    if value.__class__ is str and value.isascii():
+        return value if _SPECIAL.search(value) is None else str(escape(value))
+    if value.__class__ is int:
+        return str(value)
     return str(escape(finalize(value)))
 
 
