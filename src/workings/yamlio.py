@@ -84,6 +84,10 @@ class Document:
     def line(self, *path) -> int:
         """The line of ``path`` or of its nearest ancestor that has one (1 for the file)."""
         path = tuple(path)
+        if not path and self._lines is None and self._top is None:
+            # the record's own line (every claim asks): the first top-level key, without scanning them all
+            first = _TOP_KEY.search(self.text)
+            return self.text.count("\n", 0, first.start()) + 1 if first else 1
         if len(path) <= 1 and self._lines is None:
             if self._top is None:
                 self._top = {}
