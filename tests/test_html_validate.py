@@ -18,31 +18,20 @@ from pathlib import Path
 
 import pytest
 from render_ledger import write_ledger
+from validator_tools import INSTALL, REPO, missing, tools
 
-REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / ".htmlvalidate.cjs"
-
-
-def _cache_bin() -> Path:
-    tools = os.environ.get("WORKINGS_TOOLS") or str(
-        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "workings-tools")
-    return Path(tools) / "npm" / "node_modules" / ".bin" / "html-validate"
-
-
-def _missing(reason: str):
-    if os.environ.get("WORKINGS_REQUIRE_VALIDATORS") == "1":
-        pytest.fail(f"WORKINGS_REQUIRE_VALIDATORS=1 but {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
 def html_validate() -> str:
     if not shutil.which("node"):
-        _missing("node is not installed (html-validate runs on node; Debian: apt-get install nodejs npm)")
-    found = os.environ.get("WORKINGS_HTML_VALIDATE") or (str(_cache_bin()) if _cache_bin().exists() else None) \
+        missing("node is not installed (html-validate runs on node; Debian: apt-get install nodejs npm)")
+    installed = tools() / "npm" / "node_modules" / ".bin" / "html-validate"
+    found = os.environ.get("WORKINGS_HTML_VALIDATE") or (str(installed) if installed.exists() else None) \
         or shutil.which("html-validate")
     if not found:
-        _missing(f"html-validate is not installed at {_cache_bin()} (run bash scripts/install-validators.sh)")
+        missing(f"html-validate is not installed at {installed} ({INSTALL})")
     return found
 
 

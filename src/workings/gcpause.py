@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import gc
+from collections.abc import Iterator
 
 
 @contextlib.contextmanager
-def frozen():
+def frozen() -> Iterator[None]:
     gc.freeze()
     try:
         yield

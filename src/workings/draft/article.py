@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import yamlio
 from ..errors import LedgerError
@@ -32,7 +33,7 @@ _URL = re.compile(r"https?://\S+\Z")
 
 @dataclass(frozen=True, kw_only=True)
 class FrontMatter:
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
     lines: int = 0                  # how many lines of the file the block takes (0: none)
 
     @property

@@ -103,7 +103,7 @@ def find(paragraph: Paragraph) -> list[Equation]:
     return out
 
 
-def _term(match: re.Match) -> _Term:
+def _term(match: re.Match[str]) -> _Term:
     unit = (match.group("unit") or "").strip()
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
                  scale=_SCALE.get(unit.upper(), 1), unit=unit)
@@ -166,7 +166,8 @@ def _equation(text: str, left: list[_Term], left_ops: list[str], right: list[_Te
     return _equation_of(text, left, right, printed_value, computed_value, approximate, status, note)
 
 
-def _equation_of(text, left, right, printed, computed, approximate, status, note) -> Equation:
+def _equation_of(text: str, left: list[_Term], right: list[_Term], printed: Fraction, computed: Fraction,
+                 approximate: bool, status: str, note: str) -> Equation:
     # The text ends at the last number (and its K or M): its unit and words are the figure's.
     start, end = left[0].start, right[-1].start + len(right[-1].number) + len(right[-1].suffix)
     return Equation(text=text[start:end], start=start, end=end, result_start=right[0].start, printed=printed,

@@ -83,9 +83,11 @@ def check_digits(text: str, file: str) -> None:
                               f"of at most {MAX_DIGITS} digits (no printed figure needs more)")
 
 
-def _place(before):
+def _place(before: str | bytes) -> tuple[int, int]:
     """The 1-based line and column just after ``before`` (str or bytes), lines ending at LF, CRLF
     or CR as the draft reader counts them (``text.paragraphs``)."""
-    newline, cr = ("\n", "\r") if isinstance(before, str) else (b"\n", b"\r")
+    if isinstance(before, bytes):
+        before = before.decode("latin-1")  # one character per byte: the same lines, the same columns
+    newline, cr = "\n", "\r"
     lines = before.count(newline) + before.count(cr) - before.count(cr + newline)
     return lines + 1, len(before) - (max(before.rfind(newline), before.rfind(cr)) + 1) + 1

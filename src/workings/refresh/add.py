@@ -27,9 +27,10 @@ import hashlib
 import html
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from workings import atomic
 from workings.refresh.cleanup import ledger_lock
@@ -163,7 +164,12 @@ def _grade(request: Request) -> str:
     return grade
 
 
-def _need(value, what: str):
+T = TypeVar("T")
+# What a request yields: (record fields, snapshot bytes, extension, format, commit, parameters by dtype)
+Obtained = tuple[dict[str, Any], bytes, str, str, str | None, dict[str, int] | None]
+
+
+def _need(value: T | None, what: str) -> T:
     """A field the request's kind requires (the CLI always sets it; a library caller may not)."""
     if value is None:
         raise AddError(f"{what} is required for this kind of source")
@@ -195,7 +201,7 @@ def _is_text(data: bytes) -> bool:
     return True
 
 
-def _obtain(request: Request, limits: Limits, now: Callable[[], str]):
+def _obtain(request: Request, limits: Limits, now: Callable[[], str]) -> Obtained:
     """(record fields, snapshot bytes, extension, format, commit, parameters) for the request."""
     if request.kind == "file":
         return _local(request)
@@ -219,7 +225,7 @@ def _obtain(request: Request, limits: Limits, now: Callable[[], str]):
     return _web_fields(request, fetched, stamp)
 
 
-def _hub_fields(request: Request, fetched: Fetched, endpoint: str, stamp: str):
+def _hub_fields(request: Request, fetched: Fetched, endpoint: str, stamp: str) -> Obtained:
     ext = _ext(_need(request.filename, "the Hub file name"))
     fmt = "json" if ext == "json" else "text"
     if fmt == "json" and not _parses(fetched.data):
@@ -237,7 +243,7 @@ def _hub_fields(request: Request, fetched: Fetched, endpoint: str, stamp: str):
     return fields, fetched.data, ext, fmt, fetched.commit, dict(fetched.parameters or {}) or None
 
 
-def _web_fields(request: Request, fetched: Fetched, stamp: str):
+def _web_fields(request: Request, fetched: Fetched, stamp: str) -> Obtained:
     text = fetched.data.decode("utf-8", "replace")
     page = is_html(fetched.content_type, text)
     if page:
@@ -259,7 +265,7 @@ def _web_fields(request: Request, fetched: Fetched, stamp: str):
     return fields, data, ext, fmt, None, None
 
 
-def _local(request: Request):
+def _local(request: Request) -> Obtained:
     if not request.url or not request.how:
         raise AddError("--file needs --url (where the file came from) and --how (how it was obtained)")
     try:
@@ -307,7 +313,8 @@ def _passages(texts: Iterable[str], snapshot: Snapshot) -> dict[str, str]:
     return out
 
 
-def _record(source_id, request: Request, grade, fields, snapshot, fmt, passages, parameters) -> str:
+def _record(source_id: str, request: Request, grade: str, fields: dict[str, Any], snapshot: str, fmt: str,
+            passages: dict[str, str], parameters: dict[str, int] | None) -> str:
     lines = [f"# Added by `workings source add` ({request.kind}).", f"title: {archive.dump_scalar(fields['title'])}"]
     if request.publisher:
         lines.append(f"publisher: {archive.dump_scalar(request.publisher)}")
@@ -344,7 +351,8 @@ def _validate(record: str, source_id: str, snapshot: Snapshot) -> None:
             raise AddError(f"--value {name}: its passage is not in the archived text: {value.passage!r}")
 
 
-def readable(source_id: str, snapshot: Snapshot, parameters: dict | None, values=()) -> list[Readable]:
+def readable(source_id: str, snapshot: Snapshot, parameters: dict[str, int] | None,
+             values: Iterable[tuple[str, str, str]] = ()) -> list[Readable]:
     """The inputs a claim can write against this snapshot, with the values they read now."""
     out = [Readable(input=f"{source_id}#{name}", value=figure) for name, figure, _ in values]
     if snapshot.parsed is not None:
@@ -369,7 +377,7 @@ def readable(source_id: str, snapshot: Snapshot, parameters: dict | None, values
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
-def _leaves(node, prefix: str, depth: int = 0):
+def _leaves(node: object, prefix: str, depth: int = 0) -> Iterator[tuple[str, object]]:
     if depth > 8:
         return
     if isinstance(node, dict):

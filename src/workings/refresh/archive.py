@@ -162,7 +162,7 @@ def _content_end(text: str, end: int) -> int:
     return end
 
 
-def _insert(text: str, entries: Mapping[str, tuple], key: str, value: object) -> str:
+def _insert(text: str, entries: Mapping[str, tuple[yaml.Node, yaml.Node]], key: str, value: object) -> str:
     line = f"{key}: {dump_flow(value)}\n"
     for anchor in _INSERT_AFTER.get(key, ()):
         if anchor in entries:

@@ -103,7 +103,7 @@ def remove_stale_temporary_files(root: Path) -> list[str]:
     return removed
 
 
-def remove_stale_scratch(folder: str | os.PathLike | None = None) -> list[str]:
+def remove_stale_scratch(folder: str | os.PathLike[str] | None = None) -> list[str]:
     """Remove scratch folders that killed refreshes left in the temporary folder; returns their paths."""
     if fcntl is None:
         return []

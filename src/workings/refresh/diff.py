@@ -13,9 +13,11 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 
+from workings.models import Claim
 from workings.refresh.pagetext import occurs
-from workings.sources import excerpt_numbers
+from workings.sources import Source, excerpt_numbers
 
 @dataclass(frozen=True, kw_only=True)
 class KeyChange:
@@ -112,13 +114,13 @@ def key_changes(old: Mapping[str, str], new: Mapping[str, str], *,
     return changes
 
 
-def users(claims: Iterable, source_id: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+def users(claims: Iterable[Claim], source_id: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """For one source: the claims reading each key (`src#key`), and citing each passage (`cites`)."""
     by_key: dict[str, list[str]] = {}
     by_passage: dict[str, list[str]] = {}
     for claim in claims:
         for item in claim.inputs:
-            if item.kind == "source" and item.source == source_id:
+            if item.kind == "source" and item.source == source_id and item.key is not None:
                 by_key.setdefault(item.key, []).append(claim.id)
         for cite in claim.cites:
             source, _, passage = cite.partition("#")
@@ -127,7 +129,7 @@ def users(claims: Iterable, source_id: str) -> tuple[dict[str, list[str]], dict[
     return by_key, by_passage
 
 
-def diff_source(source, old: bytes | None, new: bytes, new_format: str, claims: Iterable) -> Diff:
+def diff_source(source: Source, old: bytes | None, new: bytes, new_format: str, claims: Iterable[Claim]) -> Diff:
     """Keys and passages of `source` that differ between its old snapshot and `new`."""
     by_key, by_passage = users(claims, source.id)
     old_keys = snapshot_keys(old, source.format) if old is not None else {}
@@ -155,12 +157,12 @@ def diff_source(source, old: bytes | None, new: bytes, new_format: str, claims: 
     return Diff(keys=tuple(keys), vanished=tuple(vanished), unused_changes=unused)
 
 
-def _same_value_at(keys: Mapping[str, str], name: str, number) -> str:
+def _same_value_at(keys: Mapping[str, str], name: str, number: Fraction) -> str:
     """The one key of a JSON file named like a declared value and holding its number: where the
     value now reads from the official file (a transcription's `total_size` is `metadata.total_size`)."""
     matches = [key for key in keys if key.rsplit(".", 1)[-1] == name and same_number(keys[key], _decimal(number))]
     return matches[0] if len(matches) == 1 else ""
 
 
-def _decimal(number) -> str:
+def _decimal(number: Fraction) -> str:
     return str(number.numerator) if number.denominator == 1 else str(Decimal(number.numerator) / number.denominator)

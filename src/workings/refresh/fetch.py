@@ -66,7 +66,7 @@ class Limits:
         (a longer wait that a server asks for is not begun if it would pass the deadline)."""
         if self.deadline is not None:
             return self.deadline
-        waits = sum(min(self.backoff * 2**attempt, self.max_backoff) for attempt in range(self.retries))
+        waits = sum(min(self.backoff * 2.0**attempt, self.max_backoff) for attempt in range(self.retries))
         return 2 * (self.retries + 1) * self.timeout + waits
 
 

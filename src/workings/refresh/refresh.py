@@ -29,9 +29,10 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from workings.errors import LedgerError
-from workings.loader import CLAIMS_DIR, MEASUREMENTS_DIR, SNAPSHOTS_DIR, SOURCES_DIR, load_ledger
+from workings.loader import CLAIMS_DIR, MEASUREMENTS_DIR, SNAPSHOTS_DIR, SOURCES_DIR, Ledger, load_ledger
 from workings import atomic
 from workings.refresh import archive, cleanup
 from workings.refresh.diff import Diff, diff_source
@@ -46,6 +47,13 @@ from workings.refresh.fetch import (
 )
 from workings.refresh.pagetext import page_text
 
+if TYPE_CHECKING:  # annotations only: importing refresh stays as light as it was
+    from workings.models import Claim
+    from workings.report import ClaimResult, Report
+    from workings.sources import Source
+
+# What one source is fetched from: ("hub", repo, file, revision) or ("web", url).
+Target = tuple[str, ...]
 CONNECTION_KINDS = ("offline", "refused", "timeout")  # FetchError kinds where no host answered
 MAX_TRIALS = 5  # rounds of "try, drop what breaks the ledger, try again"; each drops at least one
 
@@ -81,7 +89,7 @@ class SourceChange:
     diff: Diff = field(default_factory=Diff)
     applied: bool = False  # written to disk (never under --check)
     blocked: bool = False  # changed, but applying it would break the ledger
-    parameters: dict | None = None
+    parameters: dict[str, int] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,14 +125,14 @@ class _Plan:
 
     data: bytes
     ext: str
-    changes: dict
+    changes: dict[str, Any]
 
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _target(source) -> tuple | None:
+def _target(source: Source) -> Target | None:
     if source.hub is not None:
         return ("hub", source.hub.repo, source.hub.file, source.hub.revision)
     if source.url and source.grade != "unarchived":
@@ -132,7 +140,7 @@ def _target(source) -> tuple | None:
     return None
 
 
-def _describe(target: tuple) -> str:
+def _describe(target: Target) -> str:
     return f"hub {target[1]}/{target[2]}@{target[3]}" if target[0] == "hub" else target[1]
 
 
@@ -144,7 +152,7 @@ def refresh(
     limits: Limits = Limits(),
     progress: Callable[[int], Callable[[int], None]] | None = None,
     now: Callable[[], str] = _now,
-    fetcher: Callable[[tuple], Fetched] | None = None,
+    fetcher: Callable[[Target], Fetched] | None = None,
 ) -> RefreshResult:
     """Refresh the sources `ids` (all when empty) of the ledger at `root`; see the module docstring.
 
@@ -163,7 +171,9 @@ def refresh(
     return replace(result, stale_files=stale, stale_scratch=stale_scratch)
 
 
-def _refresh(root: Path, ids, *, check, limits, progress, now, fetcher) -> RefreshResult:
+def _refresh(root: Path, ids: Iterable[str], *, check: bool, limits: Limits,
+             progress: Callable[[int], Callable[[int], None]] | None, now: Callable[[], str],
+             fetcher: Callable[[Target], Fetched] | None) -> RefreshResult:
     ledger = load_ledger(root)
     wanted = list(dict.fromkeys(ids))
     unknown = [i for i in wanted if i not in ledger.sources]
@@ -214,11 +224,12 @@ def _refresh(root: Path, ids, *, check, limits, progress, now, fetcher) -> Refre
         removed_snapshots=tuple(removed))
 
 
-def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, Fetched | FetchError]:
+def _fetch_all(targets: set[Target], limits: Limits, progress: Callable[[int], Callable[[int], None]] | None,
+               fetcher: Callable[[Target], Fetched] | None) -> dict[Target, Fetched | FetchError]:
     if fetcher is None:
         endpoint = hub_endpoint() if any(t[0] == "hub" for t in targets) else ""
 
-        def fetcher(target: tuple) -> Fetched:
+        def fetcher(target: Target) -> Fetched:
             # A session of its own: a fetch stopped at its deadline may still be reading in its thread.
             with make_session() as session:
                 if target[0] == "hub":
@@ -227,14 +238,14 @@ def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, F
                     return fetch_hub(session, target[1], target[2], target[3], limits, endpoint=endpoint)
                 return http_get(session, target[1], limits)
 
-    def one(target: tuple) -> Fetched | FetchError:
+    def one(target: Target) -> Fetched | FetchError:
         try:
             return within_deadline(lambda: fetcher(target), limits.whole, _describe(target))
         except FetchError as error:
             return error
 
     tick = progress(len(targets)) if progress is not None else None
-    out: dict[tuple, Fetched | FetchError] = {}
+    out: dict[Target, Fetched | FetchError] = {}
     with ThreadPoolExecutor(max_workers=max(1, limits.concurrency)) as pool:
         futures = {pool.submit(one, target): target for target in sorted(targets)}
         for future in as_completed(futures):
@@ -244,7 +255,8 @@ def _fetch_all(targets: set, limits: Limits, progress, fetcher) -> dict[tuple, F
     return out
 
 
-def _compare(root: Path, source, target: tuple, fetched: Fetched, claims, stamp: str):
+def _compare(root: Path, source: Source, target: Target, fetched: Fetched, claims: list[Claim],
+             stamp: str) -> tuple[SourceChange, _Plan | None]:
     """The SourceChange for one fetched source, and the plan to apply it (None when unchanged)."""
     base = SourceChange(source=source.id, status="unchanged", fetched_from=_describe(target),
                         commit=fetched.commit, old_snapshot=source.snapshot, grade_before=source.grade,
@@ -269,7 +281,7 @@ def _compare(root: Path, source, target: tuple, fetched: Fetched, claims, stamp:
             fetched.parameters is None or parameters_same):
         return base, None
     diff = diff_source(source, old, data, fmt, claims)
-    changes: dict = {"snapshot": name, "format": fmt, "grade": grade, "retrieved": retrieved}
+    changes: dict[str, Any] = {"snapshot": name, "format": fmt, "grade": grade, "retrieved": retrieved}
     if fetched.parameters:
         changes["safetensors"] = {"parameters": dict(fetched.parameters)}
     change = replace(base, status="changed", new_snapshot=name, grade_after=grade, diff=diff)
@@ -297,7 +309,7 @@ def _read_snapshot(root: Path, name: str | None) -> bytes | None:
         return None
 
 
-def _apply(root: Path, source, plan: _Plan) -> None:
+def _apply(root: Path, source: Source, plan: _Plan) -> None:
     """Archive the snapshot, then point the record at it: a crash between leaves only a spare file."""
     archive.store_snapshot(root, plan.data, plan.ext)
     record = root / source.file
@@ -330,7 +342,7 @@ def _trial(root: Path, plans: dict[str, _Plan]) -> tuple[list[Moved], dict[str, 
     return [], {**blocked, **{k: "could not be tried" for k in plans if k not in blocked}}
 
 
-def _breaks(live: dict, trial, before, after) -> dict[str, str]:
+def _breaks(live: dict[str, _Plan], trial: Ledger, before: Report, after: Report) -> dict[str, str]:
     """Sources whose change leaves their record invalid, or turns a claim that reads them to error."""
     out: dict[str, str] = {}
     for source_id in live:
@@ -346,16 +358,16 @@ def _breaks(live: dict, trial, before, after) -> dict[str, str]:
     return out
 
 
-def _shown(claim) -> str:
+def _shown(claim: ClaimResult) -> str:
     """A claim's recomputed value in the unit its figure was printed in, else as computed."""
     if claim.comparison is not None:
         return claim.comparison.recomputed.display
     return claim.result.display if claim.result else "-"
 
 
-def _moved(before, after, refreshed: set[str]) -> list[Moved]:
+def _moved(before: Report, after: Report, refreshed: set[str]) -> list[Moved]:
     was = {c.id: c for c in before.claims}
-    changed = {}
+    changed: dict[str, tuple[ClaimResult, ClaimResult, bool]] = {}
     for claim in after.claims:
         old = was.get(claim.id)
         if old is None:

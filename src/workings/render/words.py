@@ -33,7 +33,7 @@ def visible(text: str) -> str:
     return BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
 
 
-def finalize(value):
+def finalize(value: object) -> object:
     """The environment's ``finalize``: every printed str made bidi-visible (Markup is left alone:
     it is what the page itself built, already escaped)."""
     if isinstance(value, str) and not hasattr(value, "__html__") and BIDI.search(value):
@@ -103,7 +103,7 @@ def figure_words(text: str | None) -> str | None:
     return f"{figure.number} {unit_words(figure.unit, figure.value)}"
 
 
-def title(claim: ClaimResult) -> dict:
+def title(claim: ClaimResult) -> dict[str, str]:
     """The claim's title: its printed sentence with the figure's text found in it, as three parts
     (before, figure, after) for the template to mark; falls back to the figure, the check, the id."""
     said = (claim.said or "").strip()
