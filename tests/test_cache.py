@@ -364,3 +364,22 @@ def test_pickle_is_what_the_pack_uses_and_the_allowed_names_exist():
     for module, name in cachestore._ALLOWED:
         assert hasattr(importlib.import_module(module), name), (module, name)
     assert pickle.loads(cachestore.dumps([1])) == [1]
+
+
+def test_packs_unused_for_30_days_are_pruned_and_the_folder_follows_xdg(generated, tmp_path, monkeypatch):
+    cache_dir = tmp_path / "cache"
+    store = cachestore.Store.for_root(generated, cache_dir)
+    cache.verify(generated, store)
+    old, recent = store.path.with_name("0" * 32 + ".pack"), store.path.with_name("1" * 32 + ".pack")
+    for pack, days in ((old, 31), (recent, 29)):
+        pack.write_bytes(b"another ledger's")
+        stamp = pack.stat().st_mtime - days * 86400
+        os.utime(pack, (stamp, stamp))
+    (generated / "claims" / "g0" / "c1.yaml").write_text("said: x\n")  # a change: the pack is written again
+    cache.verify(generated, store)
+    assert store.path.exists() and recent.exists() and not old.exists()
+    monkeypatch.delenv("WORKINGS_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cachestore.cache_dir() == tmp_path / "xdg" / "workings"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # not absolute: ignored, as the XDG spec says
+    assert cachestore.cache_dir() == Path(os.path.expanduser("~")) / ".cache" / "workings"

@@ -24,6 +24,8 @@ write in the same clock tick cannot go unseen. A snapshot a recomputed claim rea
 checked again in full.
 
 When two records give one claim id, the warm path steps aside and the whole ledger is evaluated cold.
+The ledger has no folder-level settings today (everything a claim's result depends on is in the
+records, snapshots and measurements above); a setting added to the loader must enter the key here.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ def verify(root: str | os.PathLike[str], store: Store) -> tuple[Report, Stats]:
         warm = _Warm(root, pack if _usable(pack) else None)
         try:
             report = warm.run()
-        except _Cold as why:
-            report = evaluate_ledger(load_ledger(root))
+        except (_Cold, LedgerError) as why:
+            report = evaluate_ledger(load_ledger(root))  # a LedgerError here is the cold run's to report
             return report, Stats(total=len(report.claims), recomputed=len(report.claims), path=store.path,
                                  why_cold=str(why), ids=tuple(sorted(c.id for c in report.claims)))
         if warm.changed:
@@ -293,17 +295,17 @@ class _Warm:
         read and reported as a cold run reports them."""
         ledger = self.ledger
         records: dict[str, _Record] = {}
-        top = self.root / CLAIMS_DIR
         for path in _yaml_files(ledger, CLAIMS_DIR):
             try:
                 raw = read_plain_file(path, MAX_RECORD_BYTES)
             except LedgerError:
                 _load_claim(ledger, path)  # refused again there, with its place
                 continue
-            digest = _digest(b"claim", _b(_rel(ledger, path)), raw)
+            rel = _rel(ledger, path)
+            digest = _digest(b"claim", _b(rel), raw)
             entry = self.old_claims.get(digest)
             claim = None
-            if entry is not None and entry[0] == path.relative_to(top).with_suffix("").as_posix():
+            if entry is not None and entry[0] == rel[len(CLAIMS_DIR) + 1:].rsplit(".", 1)[0]:  # the id its path gives
                 claim_id, uses, reads = entry[0], entry[1], entry[2]
             else:  # new bytes, or a record that sets its own id: read
                 claim = _load_claim(ledger, path, raw)

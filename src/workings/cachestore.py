@@ -28,6 +28,7 @@ import os
 import pickle
 import secrets
 import stat
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,10 +67,17 @@ def dumps(value: object) -> bytes:
 
 
 def cache_dir() -> Path:
+    """``$WORKINGS_CACHE_DIR``, else ``$XDG_CACHE_HOME/workings`` (an absolute path only, as the XDG
+    spec says), else ``~/.cache/workings``; CacheRefused when there is no home folder to put it in."""
     given = os.environ.get(ENV_DIR)
     if given:
         return Path(given)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            raise CacheRefused(f"there is no home folder to keep it in; set {ENV_DIR}")
+        base = os.path.join(home, ".cache")
     return Path(base) / "workings"
 
 
@@ -123,34 +131,68 @@ class Store:
             self.notes.append(f"cache {self.path} could not be read ({exc.strerror}); starting cold")
             return None
         head = len(MAGIC) + MAC_BYTES
+        view = memoryview(data)  # no copy of a pack of tens of MB for the MAC
         if len(data) < head or not data.startswith(MAGIC) or not hmac.compare_digest(
-                data[len(MAGIC):head], _mac(key, data[head:])):
+                data[len(MAGIC):head], _mac(key, view[head:])):
             self.notes.append(f"cache {self.path} is not one this user wrote (corrupt, truncated or tampered); "
                               "ignored and rebuilt")
             return None
         try:
-            return loads(data[head:])
+            stream = io.BytesIO(data)  # shares the bytes
+            stream.seek(head)
+            content = _Restricted(stream).load()
         except Exception as exc:  # noqa: BLE001 - an authenticated pack that does not load is rebuilt, never fatal
             self.notes.append(f"cache {self.path} could not be loaded ({type(exc).__name__}); ignored and rebuilt")
             return None
+        _touch(self.path)
+        return content
 
     def write(self, content: object) -> None:
         key = self.key()
         if key is None:
             return
         payload = dumps(content)
+        data = b"".join((MAGIC, _mac(key, payload), payload))
+        del payload
         try:
             _private_folder(self.path.parent)
-            atomic.write_bytes(self.path, MAGIC + _mac(key, payload) + payload)
+            atomic.write_bytes(self.path, data)
         except OSError as exc:  # deleted or unwritable during the run: the results stand, uncached
             self.notes.append(f"cache {self.path} was not written ({exc.strerror or exc}); the next run starts cold")
+            return
+        _prune(self.path.parent)
 
 
 class CacheRefused(Exception):
     """The cache cannot be used here (a folder inside the ledger, a key file others may write)."""
 
 
-def _mac(key: bytes, payload: bytes) -> bytes:
+def _touch(path: Path) -> None:
+    """A pack that served a run is marked used (``_prune`` keeps it)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+PRUNE_DAYS = 30
+
+
+def _prune(folder: Path) -> None:
+    """Remove the packs no run has used for PRUNE_DAYS days (ledger folders long gone, or moved):
+    at worst, a ledger's next run starts cold."""
+    cutoff = time.time() - PRUNE_DAYS * 86400
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".pack") and entry.is_file(follow_symlinks=False) \
+                        and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    os.unlink(entry.path)
+    except OSError:
+        pass
+
+
+def _mac(key: bytes, payload: bytes | memoryview) -> bytes:
     return hashlib.blake2b(payload, key=key, digest_size=MAC_BYTES).digest()
 
 
