@@ -383,3 +383,66 @@ def test_packs_unused_for_30_days_are_pruned_and_the_folder_follows_xdg(generate
     assert cachestore.cache_dir() == tmp_path / "xdg" / "workings"
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # not absolute: ignored, as the XDG spec says
     assert cachestore.cache_dir() == Path(os.path.expanduser("~")) / ".cache" / "workings"
+
+
+EDITS = ("figure", "steps", "source", "snapshot-new", "snapshot-in-place", "delete", "add", "invalid", "restore")
+
+
+def _edit(root: Path, kind: str, index: int, saved: dict) -> None:
+    """One edit of a generated ledger of 30 claims (chains of 10; claim i reads bench-cfg-(i // 10))."""
+    claims = root / "claims" / "g0"
+    path = claims / f"c{index}.yaml"
+    cfg = root / "ledger" / "sources" / f"bench-cfg-{index // 10}.yaml"
+    if kind in ("figure", "steps", "invalid") and path.exists():
+        text = path.read_text()
+        path.write_text({"figure": text.replace(" B/token\n", "1 B/token\n", 1),
+                         "steps": text.replace("hidden / heads", "hidden / heads * 1"),
+                         "invalid": "said: x\n"}[kind])
+    elif kind == "source":
+        cfg.write_text(cfg.read_text() + f"# {index}\n")
+    elif kind == "snapshot-new":
+        raw = bench.config_bytes(index).replace(b'"num_hidden_layers": 48', b'"num_hidden_layers": 40')
+        name = f"{hashlib.sha256(raw).hexdigest()}.json"
+        (root / "ledger" / "snapshots" / name).write_bytes(raw)
+        cfg.write_text(re.sub(r"snapshot: \S+", f"snapshot: {name}", cfg.read_text()))
+    elif kind == "snapshot-in-place":
+        name = re.search(r"snapshot: (\S+)", cfg.read_text()).group(1)
+        snapshot = root / "ledger" / "snapshots" / name
+        snapshot.write_bytes(snapshot.read_bytes().replace(b"5120", b"5121"))
+    elif kind == "delete" and path.exists():
+        saved[index] = path.read_bytes()
+        path.unlink()
+    elif kind == "add":
+        (claims / f"extra{index}.yaml").write_text((claims / "c1.yaml").read_text().replace("g0/c0", f"g0/c{index}"))
+    elif kind == "restore" and saved:
+        gone = sorted(saved)[0]
+        (claims / f"c{gone}.yaml").write_bytes(saved.pop(gone))
+
+
+def _all_outputs(report) -> tuple:
+    from workings import outputs
+
+    return ("".join(outputs.json_lines(report)), outputs.junit(report), outputs.table(report),
+            outputs.github_annotations(report), outputs.markdown_summary(report), report.exit_code)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_edit_sequences_never_serve_a_stale_result(tmp_path, seed):
+    """Random sequences of every kind of edit: after each, the warm run's outputs are the cold run's."""
+    import random
+
+    from workings import verify as cold_verify
+
+    rng = random.Random(seed)
+    root, cache_dir = tmp_path / "gen", tmp_path / "cache"
+    bench.make_ledger(root, 30, "b")
+    saved: dict = {}
+    for step in range(6):
+        store = cachestore.Store.for_root(root, cache_dir)
+        warm, stats = cache.verify(root, store)
+        assert _all_outputs(warm) == _all_outputs(cold_verify(root)), f"seed {seed}, step {step}"
+        assert store.notes == []
+        if step == 0:
+            assert stats.recomputed == stats.total == 30
+        for _ in range(rng.randint(1, 3)):
+            _edit(root, rng.choice(EDITS), rng.randrange(30), saved)

@@ -27,6 +27,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from .. import outputs
 from ..gcpause import frozen
@@ -38,7 +39,7 @@ from .staging import Staging, copy_snapshots
 from .articles import load_articles
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize, page_title
-from .workingline import working_line
+from .workingline import leaves_list, working_line
 
 __all__ = ["render_site", "environment"]
 
@@ -49,8 +50,10 @@ def environment() -> Environment:
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
                        explainer_page=None,  # the explainer's page, where the site has one: any page may link it
-                       working_line=working_line)
+                       working_line=working_line, leaves_list=leaves_list)
     env.filters["page_title"] = page_title
+    # The legend reads only these globals: the same on every page, so rendered once, not per page.
+    env.globals["legend"] = Markup(env.get_template("legend.html").render())
     return env
 
 

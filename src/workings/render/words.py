@@ -36,6 +36,8 @@ def visible(text: str) -> str:
 def finalize(value: object) -> object:
     """The environment's ``finalize``: every printed str made bidi-visible (Markup is left alone:
     it is what the page itself built, already escaped)."""
+    if value.__class__ is str:  # a plain str (Markup, a subclass, is the page's own, already escaped)
+        return value if value.isascii() or not BIDI.search(value) else visible(value)
     if isinstance(value, str) and not hasattr(value, "__html__") and BIDI.search(value):
         return visible(value)
     return value
