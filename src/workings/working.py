@@ -18,6 +18,7 @@ HTML ledger formats them (``render``), anything else may too.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -129,7 +130,8 @@ class _Builder:
             return self.node(tree.body, claim, steps, inputs, depth, set())
         return self.name(claim, claim.steps[-1].name, steps, inputs, depth, set())
 
-    def name(self, claim, name, steps, inputs, depth, open_steps) -> Node:
+    def name(self, claim: ClaimResult, name: str, steps: dict[str, str], inputs: dict[str, InputResult],
+             depth: int, open_steps: set[str]) -> Node:
         if name in steps and name not in open_steps:
             tree = expr.parse_shared(steps[name])  # read only, shared with the engine's
             return self.node(tree.body, claim, steps, inputs, depth, open_steps | {name})
@@ -167,8 +169,11 @@ class _Builder:
             raise _TooLarge
         return Node(op="leaf", leaf=leaf)
 
-    def node(self, node, claim, steps, inputs, depth, open_steps) -> Node:
-        again = lambda n: self.node(n, claim, steps, inputs, depth, open_steps)  # noqa: E731
+    def node(self, node: ast.AST, claim: ClaimResult, steps: dict[str, str], inputs: dict[str, InputResult],
+             depth: int, open_steps: set[str]) -> Node:
+        def again(n: ast.AST) -> Node:
+            return self.node(n, claim, steps, inputs, depth, open_steps)
+
         match node:
             case ast.Constant(value=value):
                 number = Fraction(value) if isinstance(value, int) else Fraction(str(value))  # parse: int or float
@@ -256,7 +261,11 @@ def _as_ast(node: Node, env: dict[str, object]) -> ast.expr:
     return ast.BinOp(left=parts[0], op=binop(), right=parts[1])
 
 
-def format_node(node: Node, shown=lambda leaf: leaf.value.display if leaf.value else leaf.name) -> str:
+def _shown(leaf: Leaf) -> str:
+    return leaf.value.display if leaf.value else leaf.name
+
+
+def format_node(node: Node, shown: Callable[[Leaf], str] = _shown) -> str:
     """Plain text of an expansion (the page lays the same tree out with links)."""
     if node.op == "leaf" and node.leaf is not None:
         text = shown(node.leaf) if node.leaf.kind != "unit" else node.leaf.name

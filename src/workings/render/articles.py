@@ -85,7 +85,7 @@ def load_articles(root: str | Path, report: Report) -> tuple[list[Article], list
     return out, problems
 
 
-def blocks(article: Article) -> list[dict]:
+def blocks(article: Article) -> list[dict[str, Any]]:
     """The text as blocks (heading, paragraph, code, table row), each a list of pieces: plain text,
     or a figure mark with its check-draft result. Figures (and printed equations) that overlap one
     already marked are not marked again; they still get their note."""
@@ -153,7 +153,7 @@ def _span(text: str, start: int, printed: str) -> tuple[int, int]:
     return (start, max(end, start + 1)) if start < len(text) else (start, start)
 
 
-def _strip_hashes(pieces: list[dict]) -> list[dict]:
+def _strip_hashes(pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if pieces and "figure" not in pieces[0]:
         first = dict(pieces[0])
         first["text"] = first["text"].lstrip().lstrip("#").lstrip()

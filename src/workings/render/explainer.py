@@ -9,6 +9,7 @@ its status and its grade. ``script_json`` escapes the payload so that no record 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from markupsafe import Markup
 
@@ -30,7 +31,7 @@ assert set(ATTENTION_NOTE) == set(ATTENTION)
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def script_json(data) -> Markup:
+def script_json(data: object) -> Markup:
     """``data`` as JSON that is safe inside ``<script type="application/json">``: ``<``, ``>`` and ``&``
     are written as \\u escapes (so ``</script>`` and ``<!--`` cannot occur), as are U+2028 and U+2029.
     Sorted keys and no spaces: the same data gives the same bytes."""
@@ -47,7 +48,7 @@ class ExplainerView:
         self.ex = explainer
         self.claim_pages = claim_pages
 
-    def figure(self, fig: Figure | None) -> dict | None:
+    def figure(self, fig: Figure | None) -> dict[str, Any] | None:
         if fig is None:
             return None
         value = fig.value
@@ -58,7 +59,7 @@ class ExplainerView:
                 "n": str(value.numerator) if value is not None else None,
                 "d": str(value.denominator) if value is not None else None}
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         f = self.figure
         return {
             "format": 1, "grades": list(GRADES),
@@ -74,7 +75,7 @@ class ExplainerView:
             "defaults": self.ex.defaults,
         }
 
-    def context(self) -> dict:
+    def context(self) -> dict[str, Any]:
         """What the template shows without the script: every model, machine and format with its figures."""
         f = self.figure
         models = []

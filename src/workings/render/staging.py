@@ -20,10 +20,15 @@ import re
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import LedgerError
 from ..loader import MAX_SNAPSHOT_BYTES, read_plain_file
+
+if TYPE_CHECKING:
+    from ..report import SourceResult
 
 MARKER = ".workings-site"
 MARKER_HEAD = ("# A site rendered by `workings render`. A later render replaces this folder only while it holds\n"
@@ -84,7 +89,7 @@ def _listed(out: Path) -> dict[str, str]:
     return listed
 
 
-def _unvouched(folder: Path, listed: dict[str, str]):
+def _unvouched(folder: Path, listed: dict[str, str]) -> Iterator[tuple[str, str]]:
     """Each entry under ``folder`` that ``listed`` does not vouch for: (relative path, why)."""
     for top, dirs, names in os.walk(folder):
         for name in sorted(dirs + names):
@@ -150,7 +155,7 @@ class Staging:
         if old is not None:
             _remove_site(old, listed)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if not self.committed:
             shutil.rmtree(self.path, ignore_errors=True)
 
@@ -173,7 +178,7 @@ def _remove_site(old: Path, listed: dict[str, str]) -> None:
                           f"rendered were kept in {old}")
 
 
-def copy_snapshots(staging: Staging, root: Path, sources) -> dict[str, str]:
+def copy_snapshots(staging: Staging, root: Path, sources: Iterable[SourceResult]) -> dict[str, str]:
     """Copy each source's snapshot into ``snapshots/``; return source id -> its path in the site.
 
     A snapshot is copied only when its name is a sha256 file name and its bytes still hash to the
