@@ -93,3 +93,25 @@ def test_errors_read_as_pints(text, message):
 def test_units_that_need_a_conversion_go_to_pint():
     value = expr.evaluate(expr.parse("2 * GB - 1 * GiB"), {})
     assert value.to(units.parse_unit("B")).magnitude == 2 * 10**9 - 2**30
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=fractions, ua=st.sampled_from(UNITS), ub=st.sampled_from(UNITS), squared=st.booleans())
+def test_conversion_by_cached_factor_agrees_with_pint(a, ua, ub, squared):
+    """units.convert multiplies by pint's factor between the two units, taken once per pair: the same
+    exact value as pint's own conversion of the quantity, and the same error for units that do not
+    convert (the message names only the units)."""
+    value = units.quantity(a, ua)
+    if squared:
+        value = quick.binary(ast.Mult, value, units.quantity(1, ua))
+    try:
+        expected: object = units._convert(value, ub)  # pint's conversion of this very quantity
+    except Exception as exc:  # noqa: BLE001 - the error is part of what must agree
+        expected = (type(exc), str(exc))
+    try:
+        got: object = units.convert(value, ub)
+    except Exception as exc:  # noqa: BLE001
+        got = (type(exc), str(exc))
+    assert got == expected
+    if isinstance(expected, Fraction):
+        assert expected == Fraction(value.to(units.parse_unit(ub)).magnitude)

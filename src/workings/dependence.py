@@ -159,7 +159,7 @@ def _run_mod(steps, env: dict, changed):
     values = dict(env)
     dirty = {changed[0]} if changed else None
     for name, tree in steps:
-        if dirty is not None and not (expr.names(tree) & dirty):
+        if dirty is not None and expr.names(tree).isdisjoint(dirty):
             values[name] = changed[1][name]
             continue
         values[name] = _compiled_mod(tree.body)(values)
@@ -203,9 +203,15 @@ def _compile_mod(node) -> Callable[[dict], int]:
         return lambda values: fixed
     if isinstance(node, ast.Name):
         name = node.id
+        unit: list[int] = []  # a unit's size modulo _P, found on first use
 
         def lookup(values):
-            return values[name] if name in values else _mod(_unit_size(name))
+            value = values.get(name)  # (values hold ints, never None)
+            if value is not None:
+                return value
+            if not unit:
+                unit.append(_mod(_unit_size(name)))
+            return unit[0]
         return lookup
     if isinstance(node, ast.UnaryOp):
         operand = _compile_mod(node.operand)

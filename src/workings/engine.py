@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 # each evaluated claim: its result, and the value its dependants use (None: they cannot)
 _Done = dict[str, tuple[ClaimResult, units.Value]]
+# literal and source inputs already read: (name, text, assumption) -> (value, InputResult)
+_Read = dict[tuple[str, str, "str | None"], tuple[Any, InputResult]]
 
 
 def evaluate_ledger(ledger: Ledger) -> Report:
@@ -46,13 +48,14 @@ def evaluate_claims(ledger: Ledger, reused: _Done | None = None) -> _Done:
     they would read results computed here."""
     order, cycles = _order(ledger.claims)
     done: _Done = dict(reused or {})
+    read: _Read = {}  # the inputs read so far, by what decides them (see _Evaluation.resolve)
     for claim_id in order:
         claim = ledger.claims[claim_id]
         if claim_id in cycles:
             result = _failed(claim, "error", f"claims form a cycle: {cycles[claim_id]}", key="inputs")
             done[claim_id] = (result, None)
             continue
-        done[claim_id] = _evaluate_contained(ledger, claim, done)
+        done[claim_id] = _evaluate_contained(ledger, claim, done, read)
     return done
 
 
@@ -93,10 +96,11 @@ def report_of(ledger: Ledger, done: _Done) -> Report:
     return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(problems)))
 
 
-def _evaluate_contained(ledger: Ledger, claim: Claim, done: _Done) -> tuple[ClaimResult, units.Value]:
+def _evaluate_contained(ledger: Ledger, claim: Claim, done: _Done,
+                        read: _Read | None = None) -> tuple[ClaimResult, units.Value]:
     """One claim's evaluation; an unexpected exception (a bug in workings that a record set off)
     becomes that claim's error instead of stopping the run for every other claim."""
-    evaluation = _Evaluation(ledger, claim, done)
+    evaluation = _Evaluation(ledger, claim, done, {} if read is None else read)
     try:
         return evaluation.run()
     except (ArithmeticError, ValueError, TypeError, AttributeError, KeyError, RecursionError, MemoryError) as exc:
@@ -139,8 +143,8 @@ def _deps(claim: Claim, claims: dict[str, Claim]) -> list[str]:
 class _Evaluation:
     """One claim's evaluation: inputs, steps, then the figure or the check."""
 
-    def __init__(self, ledger: Ledger, claim: Claim, done: _Done):
-        self.ledger, self.claim, self.done = ledger, claim, done
+    def __init__(self, ledger: Ledger, claim: Claim, done: _Done, read: _Read):
+        self.ledger, self.claim, self.done, self.read = ledger, claim, done, read
         self.messages: list[Message] = []
         self.inputs: list[InputResult] = []
         self.steps: list[StepResult] = []
@@ -194,6 +198,25 @@ class _Evaluation:
         return result, (value if passed else None)
 
     def resolve(self, item: Input) -> units.Value:
+        """An input's value, and its InputResult appended. A literal or source input is decided by its
+        name, its text and its stated assumption (the ledger does not change during a run): records
+        that write the same one share the value and the InputResult read first (both are immutable).
+        What fails is not kept, so each record reports its own error."""
+        if item.kind != "claim":
+            key = (item.name, item.text, self.claim.assumptions.get(item.name))
+            known = self.read.get(key)
+            if known is None:
+                before = len(self.inputs)
+                value = self.resolve_new(item)
+                if value is None or len(self.inputs) != before + 1:
+                    return value
+                known = self.read[key] = (value, self.inputs[-1])
+            else:
+                self.inputs.append(known[1])
+            return known[0]
+        return self.resolve_new(item)
+
+    def resolve_new(self, item: Input) -> units.Value:
         claim = self.claim
         path = ("inputs", item.name)
         if item.kind == "literal":
@@ -421,7 +444,9 @@ def _in_unit_of(first: units.Value, value: units.Value) -> Quantity:
 def _quantity(value: units.Value) -> Quantity:
     """``value`` for display; once per distinct (magnitude, unit): a ledger shows the same inputs and
     steps in many claims, and the Quantity is frozen, so they share one object."""
-    key = (value._magnitude, value._units) if units.is_quantity(value) else (value, None)
+    magnitude, unit = (value._magnitude, value._units) if units.is_quantity(value) else (value, None)
+    # whole numbers as the key, not the Fraction: hashing and comparing one is Python code
+    key = (magnitude.numerator, magnitude.denominator, unit) if type(magnitude) is Fraction else (magnitude, unit)
     shown = _SHOWN.get(key)
     if shown is None:
         magnitude, unit = units.display_form(value)
@@ -432,7 +457,7 @@ def _quantity(value: units.Value) -> Quantity:
     return shown
 
 
-_SHOWN: dict[tuple[Any, Any], Quantity] = {}
+_SHOWN: dict[tuple[Any, ...], Quantity] = {}
 
 
 def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple[str | int, ...] = ()) -> ClaimResult:

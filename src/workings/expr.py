@@ -151,7 +151,7 @@ def evaluate(tree: ast.Expression, env: Mapping[str, object]):
 
     Names not in ``env`` are looked up as unit names (``token``, ``GiB``)."""
     try:
-        return _eval(tree.body, env)
+        return _compiled(tree.body)(env)
     except pint.errors.DimensionalityError as exc:
         raise UnitError(f"units do not agree: {_dims(exc)}") from exc
     except ZeroDivisionError as exc:
@@ -199,6 +199,62 @@ def _eval(node: ast.AST, env: Mapping[str, object]):
                     return False
             return True
     raise ExpressionError(f"{type(node).__name__} is not allowed in an expression")  # pragma: no cover
+
+
+def _compiled(node: ast.AST) -> Callable[[Mapping[str, object]], Any]:
+    """``node`` compiled once into nested closures that do what ``_eval`` does, in the same order,
+    raising the same errors at the same points (nothing is raised while compiling: what ``_eval``
+    would refuse is refused when the closure runs). Steps are shared between records
+    (``parse_shared``), so each is compiled once and the match over node types is not paid again for
+    every claim."""
+    compiled = getattr(node, "workings_eval", None)
+    if compiled is None:
+        compiled = _compile(node)
+        setattr(node, "workings_eval", compiled)
+    return compiled
+
+
+def _compile(node: ast.AST) -> Callable[[Mapping[str, object]], Any]:
+    def walk(env: Mapping[str, object]):  # anything not compiled below: evaluated as before
+        return _eval(node, env)
+
+    if isinstance(node, ast.Constant):
+        try:
+            fixed = _eval(node, {})
+        except Exception:  # noqa: BLE001 - raised again when evaluated, where _eval raised it
+            return walk
+        return lambda env: fixed
+    if isinstance(node, ast.Name):
+        name = node.id
+
+        def lookup(env: Mapping[str, object]):
+            return env[name] if name in env else _unit(name)
+        return lookup
+    if isinstance(node, ast.UnaryOp):
+        operand = _compile(node.operand)
+        if isinstance(node.op, ast.USub):
+            return lambda env: -operand(env)
+        return operand
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left, right, op = _compile(node.left), _compile(node.right), type(node.op)
+        if op is ast.Pow:
+            return lambda env: _bounded(_power(left(env), right(env)))
+        if op is ast.Add or op is ast.Sub:
+            def add(env: Mapping[str, object]):
+                a, b = left(env), right(env)
+                if units.is_quantity(a) != units.is_quantity(b):
+                    a, b = _as_quantity(a), _as_quantity(b)
+                return _bounded(quick.binary(op, a, b))
+            return add
+        return lambda env: _bounded(quick.binary(op, left(env), right(env)))
+    return walk
+
+
+def _unit(name: str):
+    try:
+        return units.quantity(1, name)
+    except UnitError:
+        raise ExpressionError(f"unknown name {name!r}: not an input, an earlier step or a unit") from None
 
 
 def _as_quantity(value):

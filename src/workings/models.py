@@ -238,8 +238,15 @@ class Claim:
 _UNIT_WORDS = re.compile(r"(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?(?:B|bit|byte|token|tok|parameter|param)|USD|dollar|percent")
 
 
+_FREE_NAMES: set[str] = set()  # names already seen not to be a unit's (records reuse a few)
+
+
 def _shadows_a_unit(c: Checker, path: KeyPath, name: str) -> bool:
+    if name in _FREE_NAMES:
+        return False
     if not _UNIT_WORDS.fullmatch(name):
+        if len(_FREE_NAMES) < 10_000:
+            _FREE_NAMES.add(name)
         return False
     c.problem(path, f"{name!r} is the name of a unit; choose another name")
     return True
@@ -277,6 +284,12 @@ def _parse_input(name: str, text: str) -> Input:
     cfg#num_hidden_layers``) and an Input is frozen, so one object serves them all (errors are raised
     again each time, never cached)."""
     return Input.parse(name, text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _step(name: str, text: str) -> Step:
+    """One Step per distinct (name, text), its tree parsed once per text (frozen: records share it)."""
+    return Step(name=name, text=text, tree=expr.parse_shared(text))
 
 
 def _assumptions(c: Checker, raw: object, inputs: tuple[Input, ...]) -> dict[str, str]:
@@ -323,11 +336,10 @@ def _steps(c: Checker, raw: object, input_names: set[str]) -> tuple[Step, ...]:
             c.problem(path, f"step {name!r} has the name of an input")
             continue
         try:
-            tree = expr.parse_shared(text)  # one tree per distinct text, shared
+            out.append(_step(name, text))  # one tree per distinct text, shared
         except LedgerError as exc:
             c.problem(path, str(exc))
             continue
-        out.append(Step(name=name, text=text, tree=tree))
         known.add(name)
     return tuple(out)
 

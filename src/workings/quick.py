@@ -15,6 +15,7 @@ results on every unit the ledger uses (hypothesis).
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 from fractions import Fraction
 
@@ -45,13 +46,30 @@ def binary(op: type[ast.operator], a, b):
         mul = op is ast.Mult
         if ta is cls and tb is cls and type(a._magnitude) is Fraction and type(b._magnitude) is Fraction:
             if mul:
-                return make(a._magnitude * b._magnitude, a._units * b._units)
-            return make(a._magnitude / b._magnitude, a._units / b._units)
+                return make(a._magnitude * b._magnitude, _times(a._units, b._units))
+            return make(a._magnitude / b._magnitude, _over(a._units, b._units))
         if ta is cls and tb is Fraction and type(a._magnitude) is Fraction:
             return make(a._magnitude * b if mul else a._magnitude / b, a._units)
         if ta is Fraction and tb is cls and type(b._magnitude) is Fraction:
-            return make(a * b._magnitude, b._units) if mul else make(a / b._magnitude, b._units ** -1)
+            return make(a * b._magnitude, b._units) if mul else make(a / b._magnitude, _inverse(b._units))
     elif (op is ast.Add or op is ast.Sub) and ta is cls and tb is cls and a._units == b._units \
             and type(a._magnitude) is Fraction and type(b._magnitude) is Fraction:
         return make(a._magnitude + b._magnitude if op is ast.Add else a._magnitude - b._magnitude, a._units)
     return _SLOW[op](a, b)
+
+
+# pint's UnitsContainer arithmetic, once per pair of units: a ledger multiplies the same few units
+# over and over, and the shared results make later comparisons of units an identity check.
+@functools.lru_cache(maxsize=4096)
+def _times(a, b):
+    return a * b
+
+
+@functools.lru_cache(maxsize=4096)
+def _over(a, b):
+    return a / b
+
+
+@functools.lru_cache(maxsize=4096)
+def _inverse(a):
+    return a ** -1

@@ -68,8 +68,11 @@ class Quantity:
     display: str  # formatted with thousands separators, unit attached
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": json_number(self.value), "exact": format_exact(self.value), "unit": self.unit,
-                "display": self.display}
+        made = self.__dict__.get("_dict")  # once per Quantity: the engine shares one between records
+        if made is None:
+            made = self.__dict__["_dict"] = {"value": json_number(self.value), "exact": format_exact(self.value),
+                                             "unit": self.unit, "display": self.display}
+        return dict(made)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,8 +102,11 @@ class InputResult:
     assumption: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in ("name", "text", "kind", "source", "key", "grade", "passage", "claim",
-                                              "claim_status", "assumption")}
+        made = self.__dict__.get("_dict")  # once per InputResult: records that write the same input share one
+        if made is None:
+            made = self.__dict__["_dict"] = {k: getattr(self, k) for k in (
+                "name", "text", "kind", "source", "key", "grade", "passage", "claim", "claim_status", "assumption")}
+        out = dict(made)
         out["result"] = self.result.to_dict() if self.result else None
         return out
 

@@ -139,6 +139,8 @@ def json_text(dumped: str) -> str:
     value, valid UTF-8 even for a lone surrogate, and inert when printed in a CI log."""
     if _WORKFLOW_LEGACY in dumped:
         dumped = dumped.replace(_WORKFLOW_LEGACY, "##\\u005b")
+    if dumped.isascii() and "\x7f" not in dumped:  # DEL is the only ASCII character the pattern holds
+        return dumped
     if not _JSON_UNSAFE.search(dumped):
         return dumped
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)

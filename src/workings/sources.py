@@ -334,8 +334,10 @@ def _lines_of(text: str, key: str) -> str:
 _PLAIN_NUMBER = re.compile(r"-?\d{1,100}(?:\.\d{1,100})?(?:[eE](?P<exp>[-+]?\d{1,4}))?", re.ASCII)
 
 
+@functools.lru_cache(maxsize=65536)
 def number_value(printed: str) -> Fraction:
-    """A number as a snapshot prints it, exactly; absurd sizes (1e999999999) are refused, not built."""
+    """A number as a snapshot prints it, exactly; absurd sizes (1e999999999) are refused, not built.
+    Once per distinct text (a Fraction is immutable; errors are raised again, never cached)."""
     match = _PLAIN_NUMBER.fullmatch(printed.strip())
     if not match:
         raise LedgerError(f"{printed!r} is not a number")

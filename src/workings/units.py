@@ -139,7 +139,10 @@ def _quantity_class() -> Any:
 
 
 def is_quantity(value: object) -> bool:
-    return isinstance(value, _quantity_class())
+    kind = type(value)
+    if kind is Fraction or kind is int:  # the pure numbers of a run, answered without the ABC check
+        return False
+    return kind is _quantity_class() or isinstance(value, _quantity_class())
 
 
 def same_dimension(a: Quantity, b: Quantity) -> bool:
@@ -147,9 +150,25 @@ def same_dimension(a: Quantity, b: Quantity) -> bool:
 
 
 def convert(value: Value, unit_text: str) -> Fraction:
-    """``value`` expressed in ``unit_text``, as an exact fraction; UnitError on a dimension mismatch."""
+    """``value`` expressed in ``unit_text``, as an exact fraction; UnitError on a dimension mismatch.
+
+    pint converts; the factor from one unit to another is pint's conversion of 1, taken once per pair
+    (the registry has no offset units, so pint's conversion is that multiplication, exactly; its
+    error for a mismatch names only the units, so a mismatch raises the same message either way)."""
     if not is_quantity(value):
         value = dimensionless(value)
+    magnitude = value._magnitude
+    if type(magnitude) is Fraction:
+        return magnitude * _factor(value._units, unit_text)
+    return _convert(value, unit_text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _factor(container: Any, unit_text: str) -> Fraction:
+    return _convert(_quantity_class()(Fraction(1), container), unit_text)
+
+
+def _convert(value: Quantity, unit_text: str) -> Fraction:
     try:
         return Fraction(value.to(parse_unit(unit_text)).magnitude)
     except pint.errors.DimensionalityError as exc:

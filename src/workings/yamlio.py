@@ -38,6 +38,32 @@ class _Loader(_Base):
             _refuse_repeats(node)
         return super().construct_mapping(node, deep)
 
+    # The C composer asks these of every node, in Python. No path resolver is registered on this
+    # loader (yaml.add_path_resolver copies the table into the class it is given, never this one), so
+    # descending and ascending track nothing, and the tag PyYAML's resolver gives depends only on the
+    # node's kind, its text and whether it was plain: each distinct answer is worked out once, by
+    # PyYAML's own resolve, and looked up after (records repeat their keys and most of their values).
+    def resolve(self, kind, value, implicit):
+        key = (kind, value, implicit)
+        tag = _TAGS.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(_TAGS) >= 20_000:
+                _TAGS.clear()
+            _TAGS[key] = tag
+        return tag
+
+    def descend_resolver(self, current_node, current_index):
+        if self.yaml_path_resolvers:  # pragma: no cover - none is ever registered here
+            super().descend_resolver(current_node, current_index)
+
+    def ascend_resolver(self):
+        if self.yaml_path_resolvers:  # pragma: no cover
+            super().ascend_resolver()
+
+
+_TAGS: dict = {}
+
 
 def _refuse_repeats(node: yaml.MappingNode) -> None:
     """A merge key, or a key written twice in one mapping, as a YamlError with its line: the rule for
@@ -84,6 +110,10 @@ class Document:
     def line(self, *path) -> int:
         """The line of ``path`` or of its nearest ancestor that has one (1 for the file)."""
         path = tuple(path)
+        if not path and self._lines is None and self._top is None:
+            # the record's own line (every claim asks): the first top-level key, without scanning them all
+            first = _TOP_KEY.search(self.text)
+            return self.text.count("\n", 0, first.start()) + 1 if first else 1
         if len(path) <= 1 and self._lines is None:
             if self._top is None:
                 self._top = {}
@@ -180,7 +210,14 @@ def _build(loader, node, count: list, seen: set):
         if key_node.value in keys:
             raise YamlError(f"key {key_node.value!r} appears twice", key_node.start_mark.line + 1)
         keys.add(key_node.value)
-        out[_build(loader, key_node, count, seen)] = _build(loader, value_node, count, seen)
+        key = _build(loader, key_node, count, seen)
+        if type(value_node) is yaml.ScalarNode and value_node.tag == _STR:  # most values: _build's first lines
+            if id(value_node) in seen:
+                raise _Unusual
+            seen.add(id(value_node))
+            out[key] = value_node.value
+        else:
+            out[key] = _build(loader, value_node, count, seen)
     return out
 
 
