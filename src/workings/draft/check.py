@@ -23,7 +23,8 @@ The per-figure results of a text, for other modules (reader pages): ``check_text
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+import unicodedata
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..errors import LedgerError
@@ -32,6 +33,7 @@ from ..report import Report
 from . import backing, identity, match
 from .backing import Identities
 from .claims import Claims
+from .digits import mixed_scripts
 from .article import front_matter
 from .finder import Figure, Found, find_figures
 from .reading import read_draft
@@ -126,9 +128,23 @@ def check_text(text: str, report: Report | Claims, *, file: str = "draft", issue
     ids = Identities(found, claims, issue)
     figures = _figures(found, claims, identity.tie_markers(markers, found.figures), ids)
     results = figures + _relations(found, ids, {r.claim for r in figures if r.claim}) + _equations(found)
+    results = [_mixed_digits(r) for r in results]
     results.sort(key=lambda r: (r.line, r.column, r.kind != "equation"))
     return DraftCheck(file=file, issue=issue, figures=tuple(results), set_aside=found.set_aside,
                       stale=_stale(claims, issue, found, results), found=found)
+
+
+def _mixed_digits(result: FigureResult) -> FigureResult:
+    """A figure whose digits mix two scripts is never backed: the value read is not what a reader
+    sees (verify refuses such a number in a record, ``workings.said``)."""
+    mixed = mixed_scripts(result.text)
+    if not mixed:
+        return result
+    odd = sorted({ch for ch in mixed[0] if ch.isdecimal() and ch not in "0123456789"})
+    named = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd)
+    return replace(result, status="ambiguous",
+                   reason=f"{mixed[0]} mixes digits of two scripts ({named}): a reader does not see the "
+                          "number the ledger read; print it in one script")
 
 
 def _equations(found: Found) -> list[FigureResult]:

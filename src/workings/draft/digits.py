@@ -7,6 +7,7 @@ every claim's sentence with it and must stay near instant.
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 from fractions import Fraction
 
@@ -22,3 +23,21 @@ def decimal_of(printed: str) -> tuple[Fraction, Fraction]:
     digits = re.sub(r"[,\s\u00a0\u202f\u2009]", "", printed)
     places = len(digits.split(".", 1)[1]) if "." in digits else 0
     return Fraction(Decimal(digits)), Fraction(1, 10**places)
+
+
+# A run of digits with the separators a number is printed with, in any script (Arabic separators too).
+_RUN = re.compile(r"\d+(?:[,.\u066b\u066c\u00a0\u202f\u2009]\d+)*")
+
+
+def mixed_scripts(text: str) -> list[str]:
+    """The numbers in ``text`` whose digits come from two scripts ("196,6\u06608": an Arabic-Indic
+    zero among ASCII digits). Python reads such a number as 196,608, but a reader sees a stray
+    character; a number wholly in one script's digits is not listed."""
+    if text.isascii():
+        return []
+    out = []
+    for run in _RUN.finditer(text):
+        zeros = {ord(ch) - unicodedata.decimal(ch) for ch in run.group() if ch.isdecimal()}
+        if len(zeros) > 1:
+            out.append(run.group())
+    return out
