@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from .draft.digits import DIGITS, decimal_of
+from .draft.digits import NUMBER_RUN as _RUN
 from .figures import Figure
 
 if TYPE_CHECKING:
@@ -56,7 +57,6 @@ _MARKS = frozenset("#[/-–")
 _UNGROUPED = re.compile(r"[,\u00a0\u202f\u2009 ]")
 _ARXIV = re.compile(r"\d{4}\.\d{4,5}")
 _SEPARATORS = {"\u066c": ",", "\u066b": "."}   # Arabic thousands and decimal separators
-_RUN = re.compile(r"\d+(?:[,.\u066b\u066c\u00a0\u202f\u2009]\d+)*")
 _SLASH = re.compile(r"(?<![\d/])(\d+)/(\d+)(?![\d/])")
 _COUNTED_ASIDE = ("date", "heading")
 

@@ -26,7 +26,7 @@ def decimal_of(printed: str) -> tuple[Fraction, Fraction]:
 
 
 # A run of digits with the separators a number is printed with, in any script (Arabic separators too).
-_RUN = re.compile(r"\d+(?:[,.\u066b\u066c\u00a0\u202f\u2009]\d+)*")
+NUMBER_RUN = re.compile(r"\d+(?:[,.\u066b\u066c\u00a0\u202f\u2009]\d+)*")
 
 
 def mixed_scripts(text: str) -> list[str]:
@@ -36,7 +36,7 @@ def mixed_scripts(text: str) -> list[str]:
     if text.isascii():
         return []
     out = []
-    for run in _RUN.finditer(text):
+    for run in NUMBER_RUN.finditer(text):
         zeros = {ord(ch) - unicodedata.decimal(ch) for ch in run.group() if ch.isdecimal()}
         if len(zeros) > 1:
             out.append(run.group())
