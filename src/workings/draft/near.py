@@ -55,7 +55,7 @@ _OTHER_BREAKS = ("\x85", "\u2028", "\u2029", "\ufeff")  # line breaks to YAML 1.
 class Entry:
     """A claim record as its bytes say, unparsed."""
 
-    path: Path
+    path: str                        # the record's path as the walk gives it (a Path only when loaded)
     id: str                          # the id its path gives
     said: tuple[str, ...] | None     # said and also_said; None: the record is not plain (always parsed)
     figure: str | None = None
@@ -71,7 +71,7 @@ def scan(root: Path) -> list[Entry]:
         by_id[claim_id] += 1
         raw = read_record(name)
         read = _plain(raw) if raw is not None else None
-        out.append(Entry(Path(name), claim_id, *(read or (None, None))))
+        out.append(Entry(name, claim_id, *(read or (None, None))))
     # x.yaml beside x.yml: both refused by the loader; parse both so the refusal is the loader's
     return [e if by_id[e.id] == 1 else Entry(e.path, e.id, None) for e in out]
 
@@ -173,7 +173,7 @@ class Neighbourhood:
         rest = [e for e in entries if e.path not in wanted and e.figure is not None and e.said]
         return _NearClaims(report_claims, rest, self)
 
-    def _evaluate(self, entries: list[Entry], wanted: set[Path]) -> list[ClaimResult]:
+    def _evaluate(self, entries: list[Entry], wanted: set[str]) -> list[ClaimResult]:
         """The claims at ``wanted``, with every claim and source they rest on, evaluated."""
         ledger = Ledger(root=self.root)
         loaded = self._load(ledger, entries, wanted)
@@ -193,17 +193,17 @@ class Neighbourhood:
         records._load_measurements(ledger)
         return list(evaluate_ledger(ledger).claims)
 
-    def _load(self, ledger: Ledger, entries: list[Entry], wanted: set[Path]) -> list[Claim]:
-        by_id: dict[str, list[Path]] = {}
+    def _load(self, ledger: Ledger, entries: list[Entry], wanted: set[str]) -> list[Claim]:
+        by_id: dict[str, list[str]] = {}
         for e in entries:
             by_id.setdefault(e.id, []).append(e.path)
-        pending, done, loaded = sorted(wanted), set(), []
+        pending, done, loaded = sorted(wanted, key=Path), set(), []  # in Path order, as before
         while pending:
             path = pending.pop()
             if path in done:
                 continue
             done.add(path)
-            claim = records._load_claim(ledger, path)
+            claim = records._load_claim(ledger, Path(path))
             self.parsed += 1
             if claim is None:
                 continue
@@ -216,10 +216,10 @@ class Neighbourhood:
         return loaded
 
 
-def _aligned(entries: list[Entry], found: Found) -> set[Path]:
+def _aligned(entries: list[Entry], found: Found) -> set[str]:
     """The plain records one of whose sentences could be one of the draft's: sharing at least ALIGN
     of its words (``match.align``) and passing ``identity.may_be_same``."""
-    groups: dict[frozenset[str], list[tuple[Path, str]]] = {}
+    groups: dict[frozenset[str], list[tuple[str, str]]] = {}
     for e in entries:
         for text in e.said or ():
             groups.setdefault(match.words(text), []).append((e.path, text))
@@ -228,7 +228,7 @@ def _aligned(entries: list[Entry], found: Found) -> set[Path]:
         for word in words:
             posting.setdefault(word, []).append(words)
     shapes = sentence_shapes(found)
-    out: set[Path] = set()
+    out: set[str] = set()
     for sentence in dict.fromkeys(found.sentences):
         counts: Counter[frozenset[str]] = Counter()
         for word in match.words(sentence):
@@ -248,7 +248,7 @@ class _NearClaims(Claims):
         super().__init__(claims)
         self._rest, self._near = rest, near
         self._rest_by: dict[tuple, list[Entry]] | None = None
-        self._hinted: dict[Path, tuple[str, list[frozenset[str]]] | None] = {}
+        self._hinted: dict[str, tuple[str, list[frozenset[str]]] | None] = {}
 
     def _same_scores(self, figure: Figure, words: frozenset[str]) -> dict[str, float]:
         same = super()._same_scores(figure, words)
@@ -279,7 +279,7 @@ class _NearClaims(Claims):
     def _confirm(self, entry: Entry) -> tuple[str, list[frozenset[str]]] | None:
         if entry.path not in self._hinted:
             ledger = Ledger(root=self._near.root)
-            claim = records._load_claim(ledger, entry.path)
+            claim = records._load_claim(ledger, Path(entry.path))
             self._near.parsed += 1
             ok = (claim is not None and claim.figure is not None and claim.said
                   and printed_pair(claim.figure) is not None and claim.id not in {c.id for c in self.claims})
