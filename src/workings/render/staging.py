@@ -129,11 +129,14 @@ class Staging:
         os.chmod(self.path, 0o755)  # mkdtemp makes it private; a site is for reading
         self.committed = False
         self.written: dict[str, str] = {}
+        self.folders: set[Path] = {self.path}  # made already: one mkdir per folder, not per page
         return self
 
     def write(self, relative: str, data: bytes) -> None:
         target = self.path / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in self.folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.folders.add(target.parent)
         target.write_bytes(data)
         self.written[relative] = hashlib.sha256(data).hexdigest()
 
