@@ -126,9 +126,17 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
     Claims whose records, sources, snapshots and upstream claims are unchanged since the last run
     are taken from the cache outside the ledger (WORKINGS_CACHE_DIR, else ~/.cache/workings); stderr
     says how many were recomputed."""
-    from . import atomic, outputs
+    from .gcpause import frozen
 
     report, said = _verify_cached(root) if not no_cache else (_verify(root), [])
+    with frozen():  # the report's many small objects are never garbage: no collection rescans them
+        _verify_outputs(root, report, said, json_path, junit_path, quiet)
+
+
+def _verify_outputs(root: Path, report: Report, said: list[str], json_path: Path | None, junit_path: Path | None,
+                    quiet: bool) -> None:
+    from . import atomic, outputs
+
     if not report.claims and not report.problems:  # with problems (a linked claims/), the table names them
         _error(f"no claims under {root / 'claims'}: is --root the ledger's folder?")
         sys.exit(2)
