@@ -13,12 +13,13 @@ import sys
 from fractions import Fraction
 from importlib import resources
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .errors import UnitError
 
 
-def _import_pint():
+def _import_pint() -> ModuleType:
     """pint, imported without NumPy and SciPy: pint imports them when they are installed (for array
     magnitudes; with them its import costs about twice as much, a tenth of a second and more of every
     command), and the ledger's magnitudes are only ever exact Fractions, which pint handles the same
@@ -39,7 +40,10 @@ def _import_pint():
     return pint
 
 
-pint = _import_pint()
+if TYPE_CHECKING:
+    import pint as pint  # re-exported: expr takes pint from here
+else:
+    pint = _import_pint()
 
 if TYPE_CHECKING:
     from .figures import Figure
