@@ -54,13 +54,15 @@ def shares(warm: _Warm, records: dict[str, _Record], order: Sequence[str], done:
             for used in record.links[0]:
                 used_by.setdefault(used, set()).add(record.claim_id)
     upstream: dict[str, frozenset[str]] = {}
+    same: dict[frozenset[str], frozenset[str]] = {}  # one object per set: the claims of a chain share it
     for claim_id in order:  # dependency order: as engine._upstream_sources, each edge once
         uses, own = records[claim_id].links
         found = set(own)
         for dep in uses:
             if dep in upstream:
                 found |= upstream[dep]
-        upstream[claim_id] = frozenset(found)
+        rests_on = frozenset(found)
+        upstream[claim_id] = same.setdefault(rests_on, rests_on)
     beside: dict[str, list[Any]] = {}
     for m in ledger.measurements:
         beside.setdefault(m.claim, []).append(m)

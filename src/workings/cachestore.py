@@ -69,10 +69,11 @@ class _Restricted(pickle.Unpickler):
 
     def persistent_load(self, pid: Any) -> memoryview:
         """Long bytes kept out of the pickle: a view of the raw segment (no copy)."""
-        if self.raw is None or type(pid) is not tuple or len(pid) != 2 or not all(type(x) is int for x in pid) \
-                or pid[0] < 0 or pid[1] < 0 or pid[0] + pid[1] > len(self.raw):
-            raise pickle.UnpicklingError("the cache holds a reference it may not follow")
-        return self.raw[pid[0]:pid[0] + pid[1]]
+        if type(pid) is tuple and len(pid) == 2 and self.raw is not None:
+            at, size = pid
+            if type(at) is int and type(size) is int and 0 <= at and 0 <= size and at + size <= len(self.raw):
+                return self.raw[at:at + size]
+        raise pickle.UnpicklingError("the cache holds a reference it may not follow")
 
 
 RAW_MIN = 256  # bytes at least this long (a result, a JSON line) are kept in a shard's raw segment
