@@ -32,7 +32,7 @@ class Checker:
             self.problem(path, f"expected a mapping of keys, got {what}")
             return {}
         keys = value.keys()
-        if allowed.issuperset(keys) and keys >= required:  # every key known (so text) and present
+        if keys <= allowed and keys >= required:  # every key known (so text) and every required one there
             return dict(value)
         for key in value:
             if isinstance(key, bool):

@@ -55,8 +55,8 @@ class _Loader(_Base):
 
     # Descending and ascending track nothing here, so each is a builtin that does nothing with its
     # arguments, not a Python method: the C composer calls both for every node.
-    descend_resolver = slice  # (current_node, current_index) -> a discarded slice
-    ascend_resolver = tuple  # () -> a discarded empty tuple
+    descend_resolver = slice  # type: ignore[assignment]  # (current_node, current_index) -> a discarded slice
+    ascend_resolver = tuple  # type: ignore[assignment]  # () -> a discarded empty tuple
 
 
 _TAGS: dict = {}
