@@ -39,7 +39,6 @@ from .staging import Staging, copy_snapshots
 from .articles import load_articles
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize, page_title
-from .workingline import leaves_list, working_line
 
 __all__ = ["render_site", "environment"]
 
@@ -49,8 +48,7 @@ def environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
-                       explainer_page=None,  # the explainer's page, where the site has one: any page may link it
-                       working_line=working_line, leaves_list=leaves_list)
+                       explainer_page=None)  # the explainer's page, where the site has one: any page may link it
     env.filters["page_title"] = page_title
     # The legend reads only these globals: the same on every page, so rendered once, not per page.
     env.globals["legend"] = Markup(env.get_template("legend.html").render())

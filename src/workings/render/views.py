@@ -15,7 +15,7 @@ from ..figures import format_exact
 from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
 from ..report import FAILING, STATUSES, ClaimResult, Report
 from .. import report as _report
-from ..working import expand
+from ..working import Expander
 from . import words
 from .articles import FIGURE_MEANING, FIGURE_SYMBOL, Article, blocks
 
@@ -119,6 +119,9 @@ class Site:
                             {"title": article.title, "href": f"{self.article_pages[article.slug]}#fig-{piece['n']}",
                              "text": figure.text, "status": figure.status})
         self._readers: dict[str, list[ClaimResult]] | None = None  # source id -> the claims reading it
+        self.expander = Expander(report)  # every claim's whole working, sharing what they share
+        self._leaves: dict = {}  # a leaf's key -> its view (Site.leaf)
+        self._lines = None
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
         reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs
@@ -260,36 +263,42 @@ class Site:
         return [found[k] for k in sorted(found)]
 
     def working(self, claim: ClaimResult) -> dict | None:
-        """The whole working (``workings.working``), with every leaf's link and reader's words."""
-        work = expand(self.report, claim.id)
+        """The whole working (``workings.working``): its line and its leaves as the page shows them."""
+        work = self.expander.working(claim.id)
         if work is None:
             return None
-        return {"tree": self.node(work.tree), "leaves": [self.leaf(leaf) for leaf in work.leaves],
+        if self._lines is None:
+            from .workingline import Lines  # it lays out what this module links
+
+            self._lines = Lines(self, "../")
+        return {"line": self._lines.line(work), "leaves": self._lines.leaves(work),
                 "result": words.reader(work.result, exact=True) if work.result else None,
                 "holds": work.holds,
                 "agrees": work.agrees, "complete": work.complete,
                 "claims": [self.claim_link(c) for c in dict.fromkeys(work.claims)]}
 
-    def node(self, node) -> dict:
-        out = {"op": node.op, "paren": node.paren, "call": node.call, "term": _TERM.get(node.op, node.op),
-               "children": [self.node(c) for c in node.children],
-               "claim": self.claim_link(node.claim) if node.claim else None}
-        if node.leaf is not None:
-            out["leaf"] = self.leaf(node.leaf) | {"caption": node.caption.replace("_", " ")}
-        return out
-
     def leaf(self, leaf) -> dict:
         """A leaf as shown: a literal as the record writes it, any other value in a reader's words,
-        linked to where it comes from (a source key, the assumption beside a literal, a claim)."""
+        linked to where it comes from (a source key, the assumption beside a literal, a claim).
+        Once per numbered leaf (by its claim and input) and per unit; a number's own each time."""
+        key = (leaf.claim, leaf.input) if leaf.kind not in ("unit", "number") else (leaf.kind, leaf.name)
+        found = self._leaves.get(key) if leaf.kind != "number" else None
+        if found is None:
+            found = self._leaf(leaf)
+            if leaf.kind != "number":
+                self._leaves[key] = found
+        return found
+
+    def _leaf(self, leaf) -> dict:
         if leaf.kind == "unit":
-            return {"kind": "unit", "text": leaf.name, "href": None, "index": 0, "term": leaf.name}
+            return {"kind": "unit", "text": leaf.name, "href": None, "term": leaf.name}
         if leaf.kind == "literal":
             text = leaf.value and leaf.value.display
             # the literal as written ("1 GiB/GB"), not reduced to 1.073742; its value is the engine's
             text = next((i.text for i in self.by_id[leaf.claim].inputs if i.name == leaf.input), text)
         else:
             text = words.reader(leaf.value, exact=True)
-        out = {"kind": leaf.kind, "text": text, "index": leaf.index, "name": leaf.name.replace("_", " "),
+        out = {"kind": leaf.kind, "text": text, "name": leaf.name.replace("_", " "),
                "claim": self.claim_link(leaf.claim) if leaf.claim else None, "href": None,
                "grade": leaf.grade, "passage": leaf.passage, "assumption": leaf.assumption, "key": leaf.key,
                "term": _term(leaf.value)}

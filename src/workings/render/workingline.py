@@ -3,21 +3,30 @@ claim page's template used to build with recursive macros and a loop, built here
 
 A working written out to its leaves has up to ~60 leaves and as many operators; as Jinja macros that
 was a few hundred macro calls per page, the largest part of render at 10,000 claims. The markup is
-the same, byte for byte (tests/test_working_line.py renders both): every value goes through the
-environment's ``finalize`` (bidi controls made visible) and is escaped, as ``{{ value }}`` does under
-autoescape; nothing from a record is ever marked safe.
+the same, byte for byte (tests/test_working_line.py holds it to those macros): every value goes
+through the environment's ``finalize`` (bidi controls made visible) and is escaped, as ``{{ value }}``
+does under autoescape; nothing from a record is ever marked safe.
+
+Workings share their parts (``working.Expander``: a chain's first claim is written out inside each
+claim after it), and so does their markup: each part's markup is built once, with a slot where a
+leaf's number goes (a leaf is numbered where it first appears in the whole working, so the same part
+has other numbers on another page), and each page fills the slots in.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
 from ..models import GRADE_MEANING
-from .views import STATUS_SYMBOL
+from ..working import Node, Working
+from .views import _TERM, STATUS_SYMBOL
 from .words import finalize
+
+if TYPE_CHECKING:
+    from .views import Site
 
 
 _SPECIAL = re.compile(r"[&<>'\"]")
@@ -33,87 +42,144 @@ def _e(value: Any) -> str:
     return str(escape(finalize(value)))
 
 
-def working_line(tree: dict, up: str) -> Markup:
-    """The working's tree (``Site.node``) as the page shows it; ``up`` leads to the site's root."""
-    out: list[str] = []
-    _node(tree, _e(up), out)
-    return Markup("".join(out))
+class Lines:
+    """The whole working's line and list of leaves, for the claim pages of one site (``up`` leads
+    from a page to the site's root)."""
 
+    def __init__(self, site: Site, up: str):
+        self.site, self.up = site, _e(up)
+        self._parts: dict[int, tuple[Node, tuple]] = {}  # a working's children (by id) -> (it, its markup)
+        self._slots: dict[tuple[str, str], int] = {}     # a numbered leaf's key -> its slot
+        self._items: dict[tuple[str, str], str] = {}     # a numbered leaf's key -> its item in the list
 
-def _node(n: dict, up: str, out: list[str]) -> None:
-    if n["paren"]:
-        out.append('<span class="paren" data-term="(">(</span>')
-    claim = n["claim"]
-    grouped = bool(claim and claim["href"])
-    if grouped:
-        out.append(f'<span class="group" data-claim="{_e(claim["id"])}" data-status="{_e(claim["status"])}">')
-    op, children = n["op"], n["children"]
-    if op == "leaf":
-        _leaf(n["leaf"], up, out)
-    elif op == "neg":
-        out.append('<span data-term="-">−</span>')
-        _node(children[0], up, out)
-    elif op == "call":
-        call = _e(n["call"])
-        out.append(f'<span data-term="{call}(">{call}(</span>')
-        for index, child in enumerate(children):
-            _node(child, up, out)
-            if index < len(children) - 1:
-                out.append('<span data-term=",">, </span>')
-        out.append('<span data-term=")">)</span>')
-    else:
-        _node(children[0], up, out)
-        out.append(f' <span class="op" data-term="{_e(n["term"])}">{_e(op)}</span> ')
-        _node(children[1], up, out)
-    if grouped:
-        out.append("</span>")
-    if n["paren"]:
-        out.append('<span class="paren" data-term=")">)</span>')
+    def line(self, work: Working) -> Markup:
+        """The working's tree as the page shows it."""
+        pieces: list = []
+        self._node(work.tree, pieces, shared=True)
+        numbers = {self._slot((leaf.claim, leaf.input)): str(n) for n, leaf in enumerate(work.order, start=1)}
+        return Markup("".join(p if p.__class__ is str else numbers[p] for p in pieces))
 
+    def leaves(self, work: Working) -> Markup:
+        """The numbered leaves: what each value is and where it comes from ("" where there are none)."""
+        if not work.order:
+            return Markup("")
+        out = ['<ol class="leaves">\n']
+        for number, leaf in enumerate(work.order, start=1):
+            key = (leaf.claim, leaf.input)
+            item = self._items.get(key)
+            if item is None:
+                item = self._items[key] = _item(self.site.leaf(leaf), self.up)
+            out.append(f'<li id="leaf-{number}" data-leaf="{number}">')
+            out.append(item)
+        out.append("</ol>\n")
+        return Markup("".join(out))
 
-def _leaf(leaf: dict, up: str, out: list[str]) -> None:
-    kind = leaf["kind"]
-    if kind == "unit":
-        out.append(f'<span class="unit" data-term="{_e(leaf["term"])}">{_e(leaf["text"])}</span>')
-    elif kind == "number":
-        out.append(f'<span class="num const" data-term="{_e(leaf["term"])}">{_e(leaf["text"])}</span>')
-    else:
-        caption = f' <span class="caption">{_e(leaf["caption"])}</span>' if leaf["caption"] else ""
-        inner = f'<span class="num">{_e(leaf["text"])}</span>{caption}'
-        if leaf["href"]:
-            out.append(f'<a class="leaf leaf-{_e(kind)}" href="{up}{_e(leaf["href"])}" data-leaf-link="{_e(leaf["index"])}" '
-                       f'data-term="{_e(leaf["term"])}">{inner}</a>')
+    def _slot(self, key: tuple[str, str]) -> int:
+        slot = self._slots.get(key)
+        if slot is None:
+            slot = self._slots[key] = len(self._slots)
+        return slot
+
+    def _node(self, n: Node, out: list, shared: bool = False) -> None:
+        """``n``'s markup into ``out``; ``shared``: it is a working any page may hold (a page's own, an
+        input claim's), so its markup is kept."""
+        if n.paren:
+            out.append('<span class="paren" data-term="(">(</span>')
+        claim = self.site.claim_link(n.claim) if n.claim else None
+        grouped = bool(claim and claim["href"])
+        if grouped:
+            out.append(f'<span class="group" data-claim="{_e(claim["id"])}" data-status="{_e(claim["status"])}">')
+        if n.op != "leaf" and (shared or n.claim):  # the same children: the same markup, built once
+            found = self._parts.get(id(n.children))
+            if found is None:
+                inner: list = []
+                self._inner(n, inner)
+                found = self._parts[id(n.children)] = (n, _joined(inner))
+            out.extend(found[1])
         else:
-            out.append(f'<span class="leaf leaf-{_e(kind)}" data-term="{_e(leaf["term"])}">{inner}</span>')
+            self._inner(n, out)
+        if grouped:
+            out.append("</span>")
+        if n.paren:
+            out.append('<span class="paren" data-term=")">)</span>')
 
+    def _inner(self, n: Node, out: list) -> None:
+        op, children = n.op, n.children
+        if op == "leaf":
+            self._leaf(n, out)
+        elif op == "neg":
+            out.append('<span data-term="-">−</span>')
+            self._node(children[0], out)
+        elif op == "call":
+            call = _e(n.call)
+            out.append(f'<span data-term="{call}(">{call}(</span>')
+            for index, child in enumerate(children):
+                self._node(child, out)
+                if index < len(children) - 1:
+                    out.append('<span data-term=",">, </span>')
+            out.append('<span data-term=")">)</span>')
+        else:
+            self._node(children[0], out)
+            out.append(f' <span class="op" data-term="{_e(_TERM.get(op, op))}">{_e(op)}</span> ')
+            self._node(children[1], out)
 
-def leaves_list(leaves: list[dict], up: str) -> Markup:
-    """The numbered leaves (``Site.leaf`` each, in order): what each value is and where it comes from."""
-    up = _e(up)
-    out = ['<ol class="leaves">\n']
-    for leaf in leaves:
-        index = _e(leaf["index"])
-        out.append(f'<li id="leaf-{index}" data-leaf="{index}"><span class="num" data-leaf-value>{_e(leaf["text"])}</span> '
-                   f'<span class="leaf-name">{_e(leaf["name"])}</span>:\n')
+    def _leaf(self, n: Node, out: list) -> None:
+        leaf = self.site.leaf(n.leaf)
         kind = leaf["kind"]
-        if kind == "source":
-            out.append(f"read from {_source_link(leaf['source'], up)}")
+        if kind == "unit":
+            out.append(f'<span class="unit" data-term="{_e(leaf["term"])}">{_e(leaf["text"])}</span>')
+        elif kind == "number":
+            out.append(f'<span class="num const" data-term="{_e(leaf["term"])}">{_e(leaf["text"])}</span>')
+        else:
+            caption = n.caption.replace("_", " ")
+            caption = f' <span class="caption">{_e(caption)}</span>' if caption else ""
+            inner = f'<span class="num">{_e(leaf["text"])}</span>{caption}'
             if leaf["href"]:
-                out.append(f' <a href="{up}{_e(leaf["href"])}" data-leaf-source>{_e(leaf["key"])}</a>')
-            if leaf["snapshot"]:
-                out.append(f' (<a href="{up}{_e(leaf["snapshot"])}">archived copy</a>)')
-            if leaf["passage"]:
-                out.append(f'<blockquote class="passage">{_e(leaf["passage"])}</blockquote>')
-        elif kind == "literal":
-            out.append("assumed")
-            if leaf["assumption"]:
-                out.append(f': <span class="why-inline">{_e(leaf["assumption"])}</span>')
-            out.append(f' (<a href="{up}{_e(leaf["href"])}">where it is stated</a>)\n')
-        elif kind == "claim" and leaf.get("upstream"):
-            out.append(f"the value of {_claim_link(leaf['upstream'], up)}")
-        out.append("</li>\n")
-    out.append("</ol>\n")
-    return Markup("".join(out))
+                out.append(f'<a class="leaf leaf-{_e(kind)}" href="{self.up}{_e(leaf["href"])}" data-leaf-link="')
+                out.append(self._slot((n.leaf.claim, n.leaf.input)))
+                out.append(f'" data-term="{_e(leaf["term"])}">{inner}</a>')
+            else:
+                out.append(f'<span class="leaf leaf-{_e(kind)}" data-term="{_e(leaf["term"])}">{inner}</span>')
+
+
+def _joined(pieces: list) -> tuple:
+    """``pieces`` with each run of markup joined into one string (slots stay as they are)."""
+    out: list = []
+    run: list[str] = []
+    for piece in pieces:
+        if piece.__class__ is str:
+            run.append(piece)
+        else:
+            if run:
+                out.append("".join(run))
+                run = []
+            out.append(piece)
+    if run:
+        out.append("".join(run))
+    return tuple(out)
+
+
+def _item(leaf: dict, up: str) -> str:
+    """A leaf's item in the list, after its opening tag (which holds its number)."""
+    out = [f'<span class="num" data-leaf-value>{_e(leaf["text"])}</span> <span class="leaf-name">{_e(leaf["name"])}</span>:\n']
+    kind = leaf["kind"]
+    if kind == "source":
+        out.append(f"read from {_source_link(leaf['source'], up)}")
+        if leaf["href"]:
+            out.append(f' <a href="{up}{_e(leaf["href"])}" data-leaf-source>{_e(leaf["key"])}</a>')
+        if leaf["snapshot"]:
+            out.append(f' (<a href="{up}{_e(leaf["snapshot"])}">archived copy</a>)')
+        if leaf["passage"]:
+            out.append(f'<blockquote class="passage">{_e(leaf["passage"])}</blockquote>')
+    elif kind == "literal":
+        out.append("assumed")
+        if leaf["assumption"]:
+            out.append(f': <span class="why-inline">{_e(leaf["assumption"])}</span>')
+        out.append(f' (<a href="{up}{_e(leaf["href"])}">where it is stated</a>)\n')
+    elif kind == "claim" and leaf.get("upstream"):
+        out.append(f"the value of {_claim_link(leaf['upstream'], up)}")
+    out.append("</li>\n")
+    return "".join(out)
 
 
 def _grade(grade: Any) -> str:
