@@ -37,6 +37,7 @@ from .explainer import PAGE as EXPLAINER_PAGE
 from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
 from .articles import load_articles
+from .claimpage import ClaimPages
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize, page_title
 
@@ -88,8 +89,9 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
             page(site.article_pages[article.slug], "article.html", 1, **site.article(article))
         if explainer is not None:
             page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
+        claim_pages = ClaimPages(env, "../")  # laid out in Python: the bytes templates/claim.html made
         for claim in report.claims:
-            page(site.claim_pages[claim.id], "claim.html", 1, **site.claim(claim))
+            staging.write(site.claim_pages[claim.id], claim_pages.page(site.claim(claim)).encode("utf-8"))
         for source in report.sources:
             page(site.source_pages[source.id], "source.html", 1, **site.source(source))
         static = files("workings") / "static"

@@ -15,31 +15,16 @@ has other numbers on another page), and each page fills the slots in.
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from ..models import GRADE_MEANING
 from ..working import Node, Working
-from .views import _TERM, STATUS_SYMBOL
-from .words import finalize
+from .markup import claim_link, e, source_link
+from .views import _TERM
 
 if TYPE_CHECKING:
     from .views import Site
-
-
-_SPECIAL = re.compile(r"[&<>'\"]")
-
-
-def _e(value: Any) -> str:
-    """``{{ value }}`` under autoescape: finalize, then escape (plain ASCII text without a character
-    to escape is returned as it is, the common case, without building a Markup)."""
-    if value.__class__ is str and value.isascii():
-        return value if _SPECIAL.search(value) is None else str(escape(value))
-    if value.__class__ is int:
-        return str(value)
-    return str(escape(finalize(value)))
 
 
 class Lines:
@@ -47,7 +32,7 @@ class Lines:
     from a page to the site's root)."""
 
     def __init__(self, site: Site, up: str):
-        self.site, self.up = site, _e(up)
+        self.site, self.up = site, e(up)
         self._parts: dict[int, tuple[Node, tuple]] = {}  # a working's children (by id) -> (it, its markup)
         self._slots: dict[tuple[str, str], int] = {}     # a numbered leaf's key -> its slot
         self._items: dict[tuple[str, str], str] = {}     # a numbered leaf's key -> its item in the list
@@ -88,7 +73,7 @@ class Lines:
         claim = self.site.claim_link(n.claim) if n.claim else None
         grouped = bool(claim and claim["href"])
         if grouped:
-            out.append(f'<span class="group" data-claim="{_e(claim["id"])}" data-status="{_e(claim["status"])}">')
+            out.append(f'<span class="group" data-claim="{e(claim["id"])}" data-status="{e(claim["status"])}">')
         if n.op != "leaf" and (shared or n.claim):  # the same children: the same markup, built once
             found = self._parts.get(id(n.children))
             if found is None:
@@ -111,7 +96,7 @@ class Lines:
             out.append('<span data-term="-">−</span>')
             self._node(children[0], out)
         elif op == "call":
-            call = _e(n.call)
+            call = e(n.call)
             out.append(f'<span data-term="{call}(">{call}(</span>')
             for index, child in enumerate(children):
                 self._node(child, out)
@@ -120,26 +105,26 @@ class Lines:
             out.append('<span data-term=")">)</span>')
         else:
             self._node(children[0], out)
-            out.append(f' <span class="op" data-term="{_e(_TERM.get(op, op))}">{_e(op)}</span> ')
+            out.append(f' <span class="op" data-term="{e(_TERM.get(op, op))}">{e(op)}</span> ')
             self._node(children[1], out)
 
     def _leaf(self, n: Node, out: list) -> None:
         leaf = self.site.leaf(n.leaf)
         kind = leaf["kind"]
         if kind == "unit":
-            out.append(f'<span class="unit" data-term="{_e(leaf["term"])}">{_e(leaf["text"])}</span>')
+            out.append(f'<span class="unit" data-term="{e(leaf["term"])}">{e(leaf["text"])}</span>')
         elif kind == "number":
-            out.append(f'<span class="num const" data-term="{_e(leaf["term"])}">{_e(leaf["text"])}</span>')
+            out.append(f'<span class="num const" data-term="{e(leaf["term"])}">{e(leaf["text"])}</span>')
         else:
             caption = n.caption.replace("_", " ")
-            caption = f' <span class="caption">{_e(caption)}</span>' if caption else ""
-            inner = f'<span class="num">{_e(leaf["text"])}</span>{caption}'
+            caption = f' <span class="caption">{e(caption)}</span>' if caption else ""
+            inner = f'<span class="num">{e(leaf["text"])}</span>{caption}'
             if leaf["href"]:
-                out.append(f'<a class="leaf leaf-{_e(kind)}" href="{self.up}{_e(leaf["href"])}" data-leaf-link="')
+                out.append(f'<a class="leaf leaf-{e(kind)}" href="{self.up}{e(leaf["href"])}" data-leaf-link="')
                 out.append(self._slot((n.leaf.claim, n.leaf.input)))
-                out.append(f'" data-term="{_e(leaf["term"])}">{inner}</a>')
+                out.append(f'" data-term="{e(leaf["term"])}">{inner}</a>')
             else:
-                out.append(f'<span class="leaf leaf-{_e(kind)}" data-term="{_e(leaf["term"])}">{inner}</span>')
+                out.append(f'<span class="leaf leaf-{e(kind)}" data-term="{e(leaf["term"])}">{inner}</span>')
 
 
 def _joined(pieces: list) -> tuple:
@@ -161,44 +146,22 @@ def _joined(pieces: list) -> tuple:
 
 def _item(leaf: dict, up: str) -> str:
     """A leaf's item in the list, after its opening tag (which holds its number)."""
-    out = [f'<span class="num" data-leaf-value>{_e(leaf["text"])}</span> <span class="leaf-name">{_e(leaf["name"])}</span>:\n']
+    out = [f'<span class="num" data-leaf-value>{e(leaf["text"])}</span> <span class="leaf-name">{e(leaf["name"])}</span>:\n']
     kind = leaf["kind"]
     if kind == "source":
-        out.append(f"read from {_source_link(leaf['source'], up)}")
+        out.append(f"read from {source_link(leaf['source'], up)}")
         if leaf["href"]:
-            out.append(f' <a href="{up}{_e(leaf["href"])}" data-leaf-source>{_e(leaf["key"])}</a>')
+            out.append(f' <a href="{up}{e(leaf["href"])}" data-leaf-source>{e(leaf["key"])}</a>')
         if leaf["snapshot"]:
-            out.append(f' (<a href="{up}{_e(leaf["snapshot"])}">archived copy</a>)')
+            out.append(f' (<a href="{up}{e(leaf["snapshot"])}">archived copy</a>)')
         if leaf["passage"]:
-            out.append(f'<blockquote class="passage">{_e(leaf["passage"])}</blockquote>')
+            out.append(f'<blockquote class="passage">{e(leaf["passage"])}</blockquote>')
     elif kind == "literal":
         out.append("assumed")
         if leaf["assumption"]:
-            out.append(f': <span class="why-inline">{_e(leaf["assumption"])}</span>')
-        out.append(f' (<a href="{up}{_e(leaf["href"])}">where it is stated</a>)\n')
+            out.append(f': <span class="why-inline">{e(leaf["assumption"])}</span>')
+        out.append(f' (<a href="{up}{e(leaf["href"])}">where it is stated</a>)\n')
     elif kind == "claim" and leaf.get("upstream"):
-        out.append(f"the value of {_claim_link(leaf['upstream'], up)}")
+        out.append(f"the value of {claim_link(leaf['upstream'], up)}")
     out.append("</li>\n")
     return "".join(out)
-
-
-def _grade(grade: Any) -> str:
-    if grade:
-        return f'<span class="grade grade-{_e(grade)}" title="{_e(GRADE_MEANING.get(grade, ""))}">{_e(grade)}</span>'
-    return '<span class="grade">no grade</span>'
-
-
-def _source_link(link: dict, up: str) -> str:
-    if link["href"]:
-        return f'<a href="{up}{_e(link["href"])}">{_e(link["id"])}</a> {_grade(link["grade"])}'
-    return f'<span class="missing">{_e(link["id"])}</span> (no such source)'
-
-
-def _claim_link(link: dict, up: str) -> str:
-    status = link["status"]
-    if link["href"]:
-        return (f'<a class="claim-link" href="{up}{_e(link["href"])}" data-claim="{_e(link["id"])}" '
-                f'data-status="{_e(status)}">{_e(link["id"])}</a> <span class="status status-{_e(status)}">'
-                f'<span class="sym" aria-hidden="true">{_e(STATUS_SYMBOL.get(status, ""))}</span> {_e(status)}</span>')
-    return (f'<span class="claim-link missing" data-claim="{_e(link["id"])}" data-status="error">{_e(link["id"])}</span>'
-            " (no such claim)")

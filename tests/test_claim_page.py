@@ -1,0 +1,95 @@
+"""Claim pages are laid out in Python (render/claimpage.py, render/markup.py) as templates/claim.html
+and the macros laid them out: the same bytes. The template is kept here (tests/claim_template.html)
+as the reference; each claim's page is rendered both ways, on this repository's ledger, a generated
+one, the fixture ledger with every status, that ledger with markup in every text, and broken records."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from markupsafe import Markup
+from render_ledger import write_ledger
+from test_render_safety import SCRIPT, hostile
+
+from workings import verify
+from workings.render import environment, markup
+from workings.render.claimpage import ClaimPages
+from workings.render.views import Site
+
+REPO = Path(__file__).resolve().parent.parent
+TEMPLATE = (Path(__file__).parent / "claim_template.html").read_text(encoding="utf-8")
+sys.path.insert(0, str(REPO / "scripts"))
+
+import bench  # noqa: E402
+
+
+def _same(report) -> int:
+    env = environment()
+    template = env.from_string(TEMPLATE)
+    site = Site(report, {})
+    pages = ClaimPages(env, "../")
+    for claim in report.claims:
+        view = site.claim(claim)
+        assert pages.page(view) == template.render(up="../", **view), claim.id
+    return len(report.claims)
+
+
+def test_this_repositorys_claim_pages_are_the_templates(tmp_path):
+    for part in ("claims", "ledger"):
+        shutil.copytree(REPO / part, tmp_path / part)
+    assert _same(verify(tmp_path)) > 100
+
+
+def test_generated_claim_pages_are_the_templates(tmp_path):
+    bench.make_ledger(tmp_path, 30, "b")
+    assert _same(verify(tmp_path)) == 30
+
+
+def test_every_status_with_markup_in_every_text_is_the_templates(tmp_ledger):
+    write_ledger(tmp_ledger)
+    report = tmp_ledger.verify()
+    assert _same(report) == 7
+    assert _same(hostile(report)) == 8
+
+
+def test_broken_records_are_the_templates(tmp_ledger):
+    tmp_ledger.qwen()
+    tmp_ledger.claim("kv/typo", 'said: "x"\nfigur: 1 B\nlabel: derived\n')
+    tmp_ledger.claim("kv/bad-step", 'said: "y is 2 B."\nfigure: 2 B\nlabel: derived\ninputs: {a: 2 B}\n'
+                     "assumptions: {a: \"\\u202e<b>two</b>\"}\ncompute: {b: a +}\n")
+    tmp_ledger.claim("kv/missing", 'said: "z is 3."\nfigure: "3"\nlabel: derived\ninputs: {a: "claim:kv/nowhere"}\n'
+                     "compute: {b: a}\n")
+    tmp_ledger.source("bad", "title: a source\ngrade: excellent\n")
+    assert _same(tmp_ledger.verify()) >= 3
+
+
+@pytest.mark.parametrize("value", ["plain", SCRIPT, "caf\u00e9 \u202eevil", 0, 12, None, True, 1.5, Markup("<b>x</b>")])
+def test_each_piece_is_its_macros_markup(value):
+    env = environment()
+    macros = '{% import "macros.html" as m with context %}'
+
+    def jinja(call: str, **context) -> str:
+        return env.from_string(macros + call).render(up="../", **context)
+
+    up = markup.e("../")
+    link = {"id": value, "href": "claims/x.html", "status": value, "grade": value}
+    for href in ("claims/x.html", None, ""):
+        link["href"] = href
+        assert markup.claim_link(link, up) == jinja("{{ m.claim_link(l) }}", l=link)
+        assert markup.source_link(link, up) == jinja("{{ m.source_link(l) }}", l=link)
+    for s in (value, "verified", "drift", "copy"):
+        assert markup.status(s) == jinja("{{ m.status(s) }}", s=s)
+        assert markup.grade(s) == jinja("{{ m.grade(s) }}", s=s)
+    for line in (0, 7, value):
+        assert markup.place(value, line, value) == jinja("{{ m.place(f, l, k) }}", f=value, l=line, k=value)
+        assert markup.place(value, line) == jinja("{{ m.place(f, l) }}", f=value, l=line)
+
+    class Message:
+        kind, text, file, line, key = value, value, value, 3, value
+    items = [Message(), Message()]
+    assert markup.messages(items) == jinja("{{ m.messages(items) }}", items=items)
+    assert markup.messages([]) == jinja("{{ m.messages(items) }}", items=[])
+    assert markup.e(value) == jinja("{{ v }}", v=value)
