@@ -13,7 +13,7 @@ from pathlib import Path
 import working_oracle as oracle
 from workings import verify
 from workings.render import environment
-from workings.render.views import _TERM, Site, _term
+from workings.render.views import _TERM, Site
 from workings.working import Expander, expand
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,3 +132,15 @@ def test_a_claim_used_twice_is_written_out_twice_with_the_same_numbers(tmp_ledge
     assert _both(report) == 9
     work = Expander(report).working("big/c3")
     assert work.complete and len(work.leaves) == 1 and work.text().count("48") == 8  # one leaf, eight times
+
+
+def test_what_workings_share_is_dropped_after_the_last_page_holding_it(tmp_path):
+    bench.make_ledger(tmp_path, 60, "b")
+    report = verify(tmp_path)
+    site, fresh = Site(report, {}), Site(report, {})
+    held = []
+    for claim, view in site.claim_views():  # the pages' order: a chain's claims are far apart in it
+        assert view["working"] == fresh.working(claim), claim.id  # as if nothing had been dropped
+        held.append(len(site.expander._parts))
+    assert max(held) > 10 and site.expander._parts == {} and site._lines._parts == {} and site._lines._items == {}
+    assert set(site._leaves) <= {""}  # only units' views, kept throughout

@@ -154,6 +154,14 @@ class Expander:
         self.report = report
         self._parts: dict[tuple[str, int], _Part | _Failed] = {}
         self._whole: dict[str, tuple[int, _Part]] = {}  # claim id -> (depth, a complete part at it)
+        self._depths: dict[str, list[int]] = {}  # claim id -> the depths it has parts at
+
+    def forget(self, claim_id: str) -> None:
+        """Drop ``claim_id``'s parts (when no working still to be built holds them; asked again, they
+        are built again, the same)."""
+        for depth in self._depths.pop(claim_id, ()):
+            self._parts.pop((claim_id, depth), None)
+        self._whole.pop(claim_id, None)
 
     def working(self, claim_id: str) -> Working | None:
         claim = self.report.claim(claim_id)
@@ -188,6 +196,7 @@ class Expander:
     def value(self, part: _Part) -> object:
         """A part's tree evaluated again (once: every working holding it uses the same value)."""
         if part.value is _MISSING:
+            assert part.builder is not None  # kept until the value is found
             object.__setattr__(part, "value", part.builder.evaluate(part.tree))
             object.__setattr__(part, "builder", None)
         return part.value
@@ -216,6 +225,7 @@ class Expander:
             if found.complete and claim.id not in self._whole:
                 self._whole[claim.id] = (builder.reach, found)
         self._parts[key] = found
+        self._depths.setdefault(claim.id, []).append(depth)
         return found
 
 
@@ -358,7 +368,7 @@ class _Builder:
         return expr.evaluate(shape, {f"_{i}": v for i, v in enumerate(values)})
 
 
-_OPERATIONS: dict[tuple, ast.Expression] = {}
+_OPERATIONS: dict[tuple[str, str, int], ast.Expression] = {}
 
 
 def _operation(op: str, name: str = "", arity: int = 0) -> ast.Expression:

@@ -6,7 +6,8 @@
     articles/<slug>.html  each published text (claims/<slug>/article.md), every figure marked by
                           check-draft's result and linked to its claim (render/articles.py)
     claims/<id>.html      one page per claim: as printed, recomputed, the whole working written out
-                          to its leaves (workings/working.py), steps, inputs, sources
+                          to its leaves (workings/working.py), steps, inputs, sources (laid out in
+                          Python, render/claimpage.py: 10,000 and more of them)
     sources/<id>.html     one page per source: grade, link, snapshot (copied, with its sha256)
     snapshots/<sha256>.*  the archived bytes, so links work from file:// and offline
     explainer.html        the explainer: a model, a machine, a chat length, against the ledger's figures
@@ -89,9 +90,9 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
             page(site.article_pages[article.slug], "article.html", 1, **site.article(article))
         if explainer is not None:
             page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
-        claim_pages = ClaimPages(env, "../")  # laid out in Python: the bytes templates/claim.html made
-        for claim in report.claims:
-            staging.write(site.claim_pages[claim.id], claim_pages.page(site.claim(claim)).encode("utf-8"))
+        claim_pages = ClaimPages(env, "../")  # laid out in Python (render/claimpage.py), in base.html's frame
+        for claim, view in site.claim_views():
+            staging.write(site.claim_pages[claim.id], claim_pages.page(view).encode("utf-8"))
         for source in report.sources:
             page(site.source_pages[source.id], "source.html", 1, **site.source(source))
         static = files("workings") / "static"

@@ -1,10 +1,11 @@
-"""A claim's page, laid out in Python: the markup templates/claim.html made, byte for byte.
+"""A claim's page, laid out in Python: the markup the claim page's template made, byte for byte.
 
 A site has a page per claim (10,000 and more); through Jinja each cost about as much as everything
 else render does for it (attribute lookups, a few dozen macro calls, the macros module imported
 again with the page's context). The frame (head, header, footer) is still base.html's, rendered once
 per site; this module lays out the page's own part from ``Site.claim``'s view, as the template did.
-tests/test_claim_page.py holds it to that template (kept there) on this repository's ledger, a
+tests/test_claim_page.py holds it to that template (kept as tests/claim_template.html) on this
+repository's ledger, a
 generated one and one of broken records. As in the template, every value is finalized (bidi controls
 made visible) and escaped (``markup.e``); nothing a record holds is marked safe.
 """

@@ -8,7 +8,8 @@ formatted by ``figures`` (``Quantity.display`` from ``format_number``, exact val
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from ..figures import format_exact
@@ -18,6 +19,9 @@ from .. import report as _report
 from ..working import Expander
 from . import words
 from .articles import FIGURE_MEANING, FIGURE_SYMBOL, Article, blocks
+
+if TYPE_CHECKING:
+    from .workingline import Lines
 
 # What a claim's value is computed from (the Report's ``basis``), where the engine computes one.
 BASIS_MEANING = getattr(_report, "BASIS_MEANING", {})
@@ -120,8 +124,8 @@ class Site:
                              "text": figure.text, "status": figure.status})
         self._readers: dict[str, list[ClaimResult]] | None = None  # source id -> the claims reading it
         self.expander = Expander(report)  # every claim's whole working, sharing what they share
-        self._leaves: dict = {}  # a leaf's key -> its view (Site.leaf)
-        self._lines = None
+        self._leaves: dict[str, dict] = {}  # a claim -> each leaf's view (Site.leaf) by its input (or unit name)
+        self._lines: Lines | None = None
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
         reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs
@@ -281,13 +285,55 @@ class Site:
         """A leaf as shown: a literal as the record writes it, any other value in a reader's words,
         linked to where it comes from (a source key, the assumption beside a literal, a claim).
         Once per numbered leaf (by its claim and input) and per unit; a number's own each time."""
-        key = (leaf.claim, leaf.input) if leaf.kind not in ("unit", "number") else (leaf.kind, leaf.name)
-        found = self._leaves.get(key) if leaf.kind != "number" else None
+        if leaf.kind == "number":
+            return self._leaf(leaf)
+        kept = self._leaves.setdefault(leaf.claim, {})  # a unit: under "" (no claim), kept throughout
+        found = kept.get(leaf.input or leaf.name)
         if found is None:
-            found = self._leaf(leaf)
-            if leaf.kind != "number":
-                self._leaves[key] = found
+            found = kept[leaf.input or leaf.name] = self._leaf(leaf)
         return found
+
+    def claim_views(self) -> Iterator[tuple[ClaimResult, dict]]:
+        """(claim, ``claim(claim)``) for each claim in the Report's order. What claims' workings share
+        is kept until the last page that may hold it (a page of a claim that uses it, or uses one
+        that does, ...) is made, then dropped: a site's memory holds the workings in reach, not all."""
+        done = self._last_pages()
+        for index, claim in enumerate(self.report.claims):
+            yield claim, self.claim(claim)
+            for held in done.get(index, ()):
+                self.expander.forget(held)
+                self._leaves.pop(held, None)
+                if self._lines is not None:
+                    self._lines.forget(held)
+
+    def _last_pages(self) -> dict[int, list[str]]:
+        """For each page (its index in the Report), the claims no later page's working may hold: a
+        claim's working is held by the workings of the claims using it, and of the claims using
+        those. A claim on a cycle of uses is never dropped (no working expands it anyway)."""
+        claims = self.report.claims
+        last: dict[str, int] = {}
+        for index, claim in enumerate(claims):
+            last[claim.id] = index  # a second record with the same id renders the first's working too
+        uses: dict[str, set[str]] = {}
+        for claim in claims:  # an id's first record is the one workings expand
+            uses.setdefault(claim.id, {i.claim for i in claim.inputs if i.kind == "claim" and i.claim in last})
+        users = dict.fromkeys(last, 0)
+        for named in uses.values():
+            for claim_id in named:
+                users[claim_id] += 1
+        ready = [claim_id for claim_id, count in users.items() if count == 0]
+        while ready:  # each claim after every claim that uses it: its last page is theirs, or its own
+            claim_id = ready.pop()
+            for used in uses[claim_id]:
+                last[used] = max(last[used], last[claim_id])
+                users[used] -= 1
+                if users[used] == 0:
+                    ready.append(used)
+        done: dict[int, list[str]] = {}
+        for claim_id, index in last.items():
+            if users[claim_id] == 0:
+                done.setdefault(index, []).append(claim_id)
+        return done
 
     def _leaf(self, leaf) -> dict:
         if leaf.kind == "unit":

@@ -36,10 +36,23 @@ class Lines:
         self._parts: dict[int, tuple[Node, tuple]] = {}  # a working's children (by id) -> (it, its markup)
         self._slots: dict[tuple[str, str], int] = {}     # a numbered leaf's key -> its slot
         self._items: dict[tuple[str, str], str] = {}     # a numbered leaf's key -> its item in the list
+        self._kept: dict[str, list] = {}  # a claim -> what is kept of its working and its leaves
+        self._page = ""
+        self._next_slot = 0
+
+    def forget(self, claim_id: str) -> None:
+        """Drop what is kept for ``claim_id``'s working and leaves (no page left to render holds them)."""
+        for key in self._kept.pop(claim_id, ()):
+            if key.__class__ is int:
+                self._parts.pop(key, None)
+            else:
+                self._items.pop(key, None)
+                self._slots.pop(key, None)
 
     def line(self, work: Working) -> Markup:
         """The working's tree as the page shows it."""
         pieces: list = []
+        self._page = work.claim
         self._node(work.tree, pieces, shared=True)
         numbers = {self._slot((leaf.claim, leaf.input)): str(n) for n, leaf in enumerate(work.order, start=1)}
         return Markup("".join(p if p.__class__ is str else numbers[p] for p in pieces))
@@ -54,6 +67,7 @@ class Lines:
             item = self._items.get(key)
             if item is None:
                 item = self._items[key] = _item(self.site.leaf(leaf), self.up)
+                self._kept.setdefault(leaf.claim, []).append(key)
             out.append(f'<li id="leaf-{number}" data-leaf="{number}">')
             out.append(item)
         out.append("</ol>\n")
@@ -62,7 +76,9 @@ class Lines:
     def _slot(self, key: tuple[str, str]) -> int:
         slot = self._slots.get(key)
         if slot is None:
-            slot = self._slots[key] = len(self._slots)
+            slot = self._slots[key] = self._next_slot
+            self._next_slot += 1
+            self._kept.setdefault(key[0], []).append(key)
         return slot
 
     def _node(self, n: Node, out: list, shared: bool = False) -> None:
@@ -70,16 +86,19 @@ class Lines:
         input claim's), so its markup is kept."""
         if n.paren:
             out.append('<span class="paren" data-term="(">(</span>')
-        claim = self.site.claim_link(n.claim) if n.claim else None
-        grouped = bool(claim and claim["href"])
-        if grouped:
-            out.append(f'<span class="group" data-claim="{e(claim["id"])}" data-status="{e(claim["status"])}">')
+        grouped = False
+        if n.claim:
+            claim = self.site.claim_link(n.claim)
+            grouped = bool(claim["href"])
+            if grouped:
+                out.append(f'<span class="group" data-claim="{e(claim["id"])}" data-status="{e(claim["status"])}">')
         if n.op != "leaf" and (shared or n.claim):  # the same children: the same markup, built once
             found = self._parts.get(id(n.children))
             if found is None:
                 inner: list = []
                 self._inner(n, inner)
                 found = self._parts[id(n.children)] = (n, _joined(inner))
+                self._kept.setdefault(n.claim or self._page, []).append(id(n.children))
             out.extend(found[1])
         else:
             self._inner(n, out)
@@ -109,6 +128,8 @@ class Lines:
             self._node(children[1], out)
 
     def _leaf(self, n: Node, out: list) -> None:
+        assert n.leaf is not None  # a leaf node holds its leaf
+        key = (n.leaf.claim, n.leaf.input)
         leaf = self.site.leaf(n.leaf)
         kind = leaf["kind"]
         if kind == "unit":
@@ -121,7 +142,7 @@ class Lines:
             inner = f'<span class="num">{e(leaf["text"])}</span>{caption}'
             if leaf["href"]:
                 out.append(f'<a class="leaf leaf-{e(kind)}" href="{self.up}{e(leaf["href"])}" data-leaf-link="')
-                out.append(self._slot((n.leaf.claim, n.leaf.input)))
+                out.append(self._slot(key))
                 out.append(f'" data-term="{e(leaf["term"])}">{inner}</a>')
             else:
                 out.append(f'<span class="leaf leaf-{e(kind)}" data-term="{e(leaf["term"])}">{inner}</span>')
