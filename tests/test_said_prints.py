@@ -111,6 +111,32 @@ def test_a_word_a_name_or_a_rounding_that_is_not_the_figure_is_an_error(tmp_ledg
     assert problem.startswith(f"claims/t/bad.yaml:1: said: the sentence {prints}, not the figure"), problem
 
 
+@pytest.mark.parametrize("sentence, figure, prints", [
+    ("It takes 196,608 GB per token.", "196,608 B/token", "prints 196,608 GB per token"),  # another scale
+    ("That card has 80 GB.", "80 GiB", "prints 80 GB"),                       # decimal for binary
+    ("It reads 890 tokens.", "890 B/token", "prints 890 tokens"),            # another quantity
+    ("A window of 4,096 bytes.", "4,096 token", "prints 4,096 bytes"),
+])
+def test_the_same_digits_in_another_unit_do_not_print_the_figure(tmp_ledger, sentence, figure, prints):
+    """The sentence's unit words are held against the figure's unit: "196,608 GB" is not 196,608 B/token."""
+    tmp_ledger.claim("t/unit", typed(sentence, figure))
+    (problem,) = problems(tmp_ledger)
+    assert problem.startswith(f"claims/t/unit.yaml:1: said: the sentence {prints}, not the figure"), problem
+
+
+@pytest.mark.parametrize("sentence, figure", [
+    ("It takes 196,608 bytes per token.", "196,608 B/token"),
+    ("Each token costs 196,608 bytes.", "196,608 B/token"),   # "per token" said elsewhere in the sentence
+    ("That card has 80 GiB.", "80 GiB"),
+    ("It has 128 dimensions per head.", "128"),               # words the finder does not read as a unit
+    ("It needs 128 GB.", "128"),                              # a figure with no unit is not held to one
+    ("A 4-bit float.", "4 bit"),
+])
+def test_the_figures_unit_or_its_numerator_prints_it(tmp_ledger, sentence, figure):
+    tmp_ledger.claim("t/unit", typed(sentence, figure))
+    assert problems(tmp_ledger) == []
+
+
 def test_an_erratum_prints_the_wrong_figure_as_printed(tmp_ledger):
     """An erratum's sentence printed the wrong number, and its figure is that number: it passes. A
     record that puts the corrected number in said and keeps the printed one as figure does not."""

@@ -8,7 +8,9 @@ A sentence prints the figure when one of its numbers, read as check-draft's find
 (``workings.draft``: digits grouped by commas or by plain, no-break, narrow or thin spaces, decimals,
 "1M", "2.8-trillion", number words, "a quarter", "halves", a percentage), is
 
-- the figure's number as printed (196,608 in "196,608 bytes per token", whatever unit follows), or
+- the figure's number as printed (196,608 in "196,608 bytes per token"), with the figure's unit, its
+  numerator ("196,608 bytes" for 196,608 B/token) or no unit the finder reads after it ("196,608 GB"
+  is not 196,608 B/token, "80 GB" is not 80 GiB), or
 - the figure's quantity in the unit or scale the sentence prints ("192 KiB" for 196,608 B/token,
   "million-token" for 1 Mtoken, "halves" for a ratio of 2, "a quarter" for 25 percent), exactly;
 - for an ``also_said`` sentence, a rounding of it at the sentence's coarser precision, with its
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from .draft.digits import DIGITS, decimal_of
 from .draft.digits import NUMBER_RUN as _RUN
+from .draft.words import read_unit
 from .figures import Figure
 
 if TYPE_CHECKING:
@@ -91,10 +94,19 @@ def _at_once(text: str, figure: Figure) -> bool:
         last = before.rsplit(None, 1)[-1] if before else ""
         if last[-1:] in _MARKS or last.lower() in _REFERENCES or _AFTER.match(text, end) \
                 or (last[:1].isupper() and last not in _PLAIN_WORDS) \
-                or (text[end:end + 1] in (".", ")") and not text[:start].strip()):
+                or (text[end:end + 1] in (".", ")") and not text[:start].strip()) \
+                or not _same_unit(text, end, figure.unit):
             continue
         return True
     return False
+
+
+def _same_unit(text: str, end: int, unit: str) -> bool:
+    """Whether the unit words printed just after a number (if any) are the figure's unit as written, or
+    its numerator ("bytes" and "bytes per token" for ``B/token``). Anything else ("GB" for ``B/token``,
+    "tokens" for ``B``) is left to the finder's reading, which converts or refuses."""
+    read = read_unit(text, end, glued=False)
+    return not read.unit or not unit or read.unit + read.per == unit or (not read.per and read.unit == unit.split("/")[0])
 
 
 def _read(text: str, figure: Figure, rounded: bool) -> tuple[bool, list[str]]:
@@ -166,8 +178,8 @@ def _holds(item: Printed, wanted: tuple[Fraction, str], rounded: bool) -> bool:
     from .draft import match
 
     values = {v for v in (item.value, item.upper) if v is not None}
-    if wanted[0] in values:
-        return True
+    if wanted[0] in values and (not item.unit or not wanted[1] or item.unit == wanted[1]):
+        return True  # the number as printed, in the figure's unit or with no unit said
     for _, value in match.values_in(wanted, item):
         candidates = [value]
         if item.kind == "ratio" and value and (item.inverse or item.value < 1):
