@@ -1,7 +1,9 @@
 """Claim pages are laid out in Python (render/claimpage.py, render/markup.py) as templates/claim.html
 and the macros laid them out: the same bytes. The template is kept here (tests/claim_template.html)
 as the reference; each claim's page is rendered both ways, on this repository's ledger, a generated
-one, the fixture ledger with every status, that ledger with markup in every text, and broken records."""
+one, the fixture ledger with every status, that ledger with markup in every text, and broken records.
+So are the index's table of claims (its ``rows`` macro, kept here) and the source page's lists of
+claims, which the templates now take from render/markup.py."""
 
 from __future__ import annotations
 
@@ -26,6 +28,28 @@ sys.path.insert(0, str(REPO / "scripts"))
 import bench  # noqa: E402
 
 
+# The index's table of claims as index.html had it (a macro), before it moved to render/markup.py.
+ROWS = """{% macro rows(items) %}
+<div class="scroll">
+<table class="claims">
+<thead><tr><th scope="col">status</th><th scope="col">printed</th><th scope="col">recomputed</th><th scope="col">label</th><th scope="col">as printed</th></tr></thead>
+<tbody>
+{% for c in items %}
+<tr data-claim="{{ c.id }}" data-status="{{ c.status }}" data-label="{{ c.label or '' }}">
+<td data-th="status">{{ m.status(c.status) }}</td>
+<td data-th="printed" class="{{ 'num' if c.figure else 'relation' }}">{% if c.figure %}{{ c.figure }}{% elif c.check %}<span class="check">asserts <code>{{ c.check }}</code></span>{% else %}<span class="none">none</span>{% endif %}</td>
+<td data-th="recomputed" class="num">{% if c.reader %}{{ c.reader }}{% else %}<span class="none">not recomputed</span>{% endif %}</td>
+<td data-th="label">{{ c.label or "no label" }}</td>
+<td data-th="claim"><a href="{{ up }}{{ c.href }}" data-claim="{{ c.id }}" data-status="{{ c.status }}">{{ m.title(c.title) }}</a><span class="id">{{ c.id }}</span>{% if c.basis %}<span class="basis">{{ c.basis }}</span>{% endif %}{% if c.status != "verified" and c.reason %}<span class="reason">{{ c.reason }}</span>{% endif %}</td>
+</tr>
+{% endfor %}
+</tbody>
+</table>
+</div>
+{% endmacro %}
+"""
+
+
 def _same(report) -> int:
     env = environment()
     template = env.from_string(TEMPLATE)
@@ -34,6 +58,16 @@ def _same(report) -> int:
     for claim in report.claims:
         view = site.claim(claim)
         assert pages.page(view) == template.render(up="../", **view), claim.id
+    rows = [site.row(claim) for claim in report.claims]
+    listed = env.from_string('{% import "macros.html" as m with context %}' + ROWS + "{{ rows(items) }}")
+    for up in ("", "../"):
+        assert markup.claim_rows(rows, markup.e(up)) == listed.render(items=rows, up=up)
+    links = env.from_string('{% import "macros.html" as m with context %}'
+                            "{% for l in links %}<li>{{ m.claim_link(l) }}</li>{% endfor %}")
+    for source in report.sources:
+        view = site.source(source)
+        for shown in [view["cited_by"]] + [r["claims"] for r in view["reads"]]:
+            assert markup.claim_list(shown, "../") == links.render(links=shown, up="../")
     return len(report.claims)
 
 
@@ -93,3 +127,5 @@ def test_each_piece_is_its_macros_markup(value):
     assert markup.messages(items) == jinja("{{ m.messages(items) }}", items=items)
     assert markup.messages([]) == jinja("{{ m.messages(items) }}", items=[])
     assert markup.e(value) == jinja("{{ v }}", v=value)
+    for t in ({"before": value, "mark": value, "after": value}, {"before": value, "mark": "", "after": "."}):
+        assert markup.title(t) == jinja("{{ m.title(t) }}", t=t)

@@ -261,14 +261,21 @@ class _Builder:
         if name in steps and name not in open_steps:
             tree = expr.parse_shared(steps[name])  # read only, shared with the engine's
             return self.node(tree.body, claim, steps, inputs, open_steps | {name})
-        if name in inputs:
-            node = self.input(claim, inputs[name])
-            if node.op == "leaf":  # a value reached through this name is called so here
-                return Node(op="leaf", leaf=node.leaf, caption=name)
-            return node
-        return self.leaf(Leaf(kind="unit", name=name))
+        item = inputs.get(name)
+        if item is not None:
+            found = self.input(claim, item)
+            if isinstance(found, Leaf):  # a value reached through this name is called so here
+                return self.counted(Node(op="leaf", leaf=found, caption=name))
+            if found.op == "leaf":  # an input claim's working that is one value: called so here too
+                return Node(op="leaf", leaf=found.leaf, caption=name)
+            return found
+        unit = _UNITS.get(name)
+        if unit is None:
+            unit = _UNITS[name] = Node(op="leaf", leaf=Leaf(kind="unit", name=name))
+        return self.counted(unit)
 
-    def input(self, claim: ClaimResult, item: InputResult) -> Node:
+    def input(self, claim: ClaimResult, item: InputResult) -> Leaf | Node:
+        """The input's leaf (numbered, not yet counted), or the input claim's part written out."""
         if item.kind == "claim":
             other = self.report.claim(item.claim) if item.claim else None
             if (other is not None and other.steps and other.result is not None and item.result is not None
@@ -284,7 +291,7 @@ class _Builder:
                         assumption=item.assumption, upstream=item.claim, upstream_status=item.claim_status)
             self.leaves[key] = leaf
         self.keys.append(key)
-        return self.leaf(leaf)
+        return leaf
 
     def held(self, part: _Part | _Failed, claim_id: str) -> Node:
         """An input claim's shared working, as if its leaves had been walked here one by one."""
@@ -306,32 +313,39 @@ class _Builder:
             self.values[id(part.grouped.children)] = part
         return part.grouped
 
-    def leaf(self, leaf: Leaf) -> Node:
+    def counted(self, node: Node) -> Node:
+        """A leaf node, counted: a working of more than MAX_LEAVES leaves is too large."""
         self.count += 1
         if self.count > MAX_LEAVES:
             raise _TooLarge
-        return Node(op="leaf", leaf=leaf)
+        return node
 
     def node(self, node: ast.AST, claim: ClaimResult, steps: dict[str, str], inputs: dict[str, InputResult],
              open_steps: set[str]) -> Node:
-        def again(n: ast.AST) -> Node:
-            return self.node(n, claim, steps, inputs, open_steps)
-
-        match node:
-            case ast.Constant(value=value):
-                number = Fraction(value) if isinstance(value, int) else Fraction(str(value))  # parse: int or float
-                return self.leaf(Leaf(kind="number", value=Quantity(value=number, unit="", display=str(value))))
-            case ast.Name(id=name):
-                return self.name(claim, name, steps, inputs, open_steps)
-            case ast.UnaryOp(op=op, operand=operand):
-                inner = again(operand)
-                return inner if isinstance(op, ast.UAdd) else _with_parens(Node(op="neg", children=(inner,)))
-            case ast.BinOp(left=left, op=op, right=right):
-                return _with_parens(Node(op=SYMBOL[type(op)], children=(again(left), again(right))))
-            case ast.Call(func=ast.Name(id=fn), args=args):
-                return Node(op="call", call=fn, children=tuple(again(a) for a in args))
-            case ast.Compare(left=left, ops=ops, comparators=comparators) if len(ops) == 1:
-                return _with_parens(Node(op=_COMPARE[type(ops[0])], children=(again(left), again(comparators[0]))))
+        if isinstance(node, ast.Name):
+            return self.name(claim, node.id, steps, inputs, open_steps)
+        if isinstance(node, ast.BinOp):
+            left = self.node(node.left, claim, steps, inputs, open_steps)
+            right = self.node(node.right, claim, steps, inputs, open_steps)
+            return _parent(SYMBOL[type(node.op)], (left, right))
+        if isinstance(node, ast.Constant):
+            key = (type(node.value), str(node.value))
+            number = _NUMBERS.get(key)
+            if number is None:  # parse lets only an int or a float through
+                exact = Fraction(node.value) if isinstance(node.value, int) else Fraction(str(node.value))
+                number = _NUMBERS[key] = Node(op="leaf", leaf=Leaf(kind="number", value=Quantity(
+                    value=exact, unit="", display=str(node.value))))
+            return self.counted(number)
+        if isinstance(node, ast.UnaryOp):
+            inner = self.node(node.operand, claim, steps, inputs, open_steps)
+            return inner if isinstance(node.op, ast.UAdd) else _parent("neg", (inner,))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            return Node(op="call", call=node.func.id,
+                        children=tuple(self.node(a, claim, steps, inputs, open_steps) for a in node.args))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            left = self.node(node.left, claim, steps, inputs, open_steps)
+            right = self.node(node.comparators[0], claim, steps, inputs, open_steps)
+            return _parent(_COMPARE[type(node.ops[0])], (left, right))
         raise LedgerError(f"cannot expand {type(node).__name__}")  # pragma: no cover - parse refuses it
 
     def evaluate(self, node: Node) -> object:
@@ -365,10 +379,13 @@ class _Builder:
             shape = _operation("call", node.call, len(values))
         else:
             shape = _operation(node.op)
-        return expr.evaluate(shape, {f"_{i}": v for i, v in enumerate(values)})
+        return expr.evaluate(shape, dict(zip(_ARGUMENTS, values)))
 
 
 _OPERATIONS: dict[tuple[str, str, int], ast.Expression] = {}
+_ARGUMENTS = tuple(f"_{i}" for i in range(expr.ARITY["max"][1]))
+_UNITS: dict[str, Node] = {}  # a unit's leaf node (the same in every working)
+_NUMBERS: dict[tuple[type, str], Node] = {}  # a number's leaf node, by how the step writes it
 
 
 def _operation(op: str, name: str = "", arity: int = 0) -> ast.Expression:
@@ -396,19 +413,20 @@ def _operation(op: str, name: str = "", arity: int = 0) -> ast.Expression:
     return found
 
 
-def _with_parens(node: Node) -> Node:
-    """Mark the children that need parentheses: a looser operator inside a tighter one, the right
-    side of − ÷ div at the same level, and anything but a plain value around ^."""
-    mine = _PRECEDENCE[node.op]
-    children = []
-    for place, child in enumerate(node.children):
+def _parent(op: str, children: tuple[Node, ...]) -> Node:
+    """The node ``op`` over ``children``, marking the children that need parentheses: a looser
+    operator inside a tighter one, the right side of − ÷ div at the same level, anything but a plain
+    value around ^, and another claim's working (a group)."""
+    mine = _PRECEDENCE[op]
+    marked = []
+    for place, child in enumerate(children):
         theirs = _PRECEDENCE[child.op]
         paren = (theirs < mine
-                 or (theirs == mine and place == 1 and node.op in ("−", "÷", "div"))
-                 or (node.op == "^" and child.op not in ("leaf", "call"))
+                 or (theirs == mine and place == 1 and op in ("−", "÷", "div"))
+                 or (op == "^" and child.op not in ("leaf", "call"))
                  or (bool(child.claim) and child.op not in ("leaf", "call")))  # another claim's working, as a group
-        children.append(child if child.paren == paren else _copy(child, paren=paren))
-    return _copy(node, children=tuple(children))
+        marked.append(child if child.paren == paren else _copy(child, paren=paren))
+    return Node(op=op, children=tuple(marked))
 
 
 def _copy(node: Node, *, children: tuple[Node, ...] | None = None, claim: str | None = None,

@@ -37,6 +37,7 @@ from ..report import Report
 from .explainer import PAGE as EXPLAINER_PAGE
 from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
+from . import markup
 from .articles import load_articles
 from .claimpage import ClaimPages
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
@@ -51,6 +52,9 @@ def environment() -> Environment:
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
                        explainer_page=None)  # the explainer's page, where the site has one: any page may link it
+    # Lists of thousands of items, laid out in Python (render/markup.py: the macros' bytes)
+    env.globals.update(claim_rows=lambda items, up: Markup(markup.claim_rows(items, markup.e(up))),
+                       claim_list=lambda links, up: Markup(markup.claim_list(links, markup.e(up))))
     env.filters["page_title"] = page_title
     # The legend reads only these globals: the same on every page, so rendered once, not per page.
     env.globals["legend"] = Markup(env.get_template("legend.html").render())

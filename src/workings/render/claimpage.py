@@ -15,7 +15,7 @@ from __future__ import annotations
 from jinja2 import Environment
 from markupsafe import Markup
 
-from .markup import claim_link, e, grade, messages, place, source_link, status
+from .markup import claim_link, e, grade, messages, place, source_link, status, title
 from .views import GRADE_MEANING
 from .words import page_title
 
@@ -33,6 +33,21 @@ class ClaimPages:
         if "\x00" in self.head + self.middle + self.foot or frame[opened:closed] != str(page_title(Markup("\x00"))):
             raise ValueError("base.html's frame is not as claim pages expect it")  # pragma: no cover
         self.up = e(up)
+        self._links: dict[tuple, str] = {}  # a link's (kind, id, href, status or grade) -> its markup
+
+    def _claim_link(self, link: dict) -> str:
+        key = ("claim", link["id"], link["href"], link["status"])
+        found = self._links.get(key)
+        if found is None:
+            found = self._links[key] = claim_link(link, self.up)
+        return found
+
+    def _source_link(self, link: dict) -> str:
+        key = ("source", link["id"], link["href"], link["grade"])
+        found = self._links.get(key)
+        if found is None:
+            found = self._links[key] = source_link(link, self.up)
+        return found
 
     def page(self, view: dict) -> str:
         """The page of one claim, from ``Site.claim``'s view of it."""
@@ -48,9 +63,7 @@ class ClaimPages:
         t = v["title"]
         out.append(f'<article class="claim" data-claim="{cid}" data-status="{cstatus}">\n'
                    f'<p class="crumbs"><a href="{up}index.html">All claims</a> › {e(claim.group or "(no group)")}</p>\n'
-                   f'<h1 class="title">{e(t["before"])}'
-                   + (f'<mark class="figure">{e(t["mark"])}</mark>' if t["mark"] else "")
-                   + f'{e(t["after"])}</h1>\n'
+                   f'<h1 class="title">{title(t)}</h1>\n'
                    f'<p class="verdict status-{cstatus}">{status(claim.status)} <span class="reason">{e(claim.reason)}</span></p>\n')
         if v["printed_in"]:
             places = "; ".join(f'<a href="{up}{e(p["href"])}">{e(p["title"])}</a> (“{e(p["text"])}”)' for p in v["printed_in"])
@@ -85,7 +98,7 @@ class ClaimPages:
                            f'{e(claim.label or "none")}</span>' + (f": {e(v['label_note'])}" if v["label_note"] else "")
                            + ".</p>")
         if v["moved"]:
-            items = "".join(f"<li><code>{e(link['name'])}</code> from {claim_link(link, up)}</li>" for link in v["moved"])
+            items = "".join(f"<li><code>{e(link['name'])}</code> from {self._claim_link(link)}</li>" for link in v["moved"])
             out.append(f'<p>Inputs that moved:</p>\n<ul class="links">{items}</ul>\n')
         if claim.erratum:
             out.append(f'<p class="erratum"><b>Erratum.</b> The right figure is <span class="num">{e(v["correction"])}</span>: '
@@ -141,9 +154,9 @@ class ClaimPages:
                     else:
                         key = f"<code>#{e(i['key'])}</code>"
                     passage = f'<blockquote class="passage">{e(i["passage"])}</blockquote>' if i["passage"] else ""
-                    out.append(f"{source_link(source, up)} {key}{passage}")
+                    out.append(f"{self._source_link(source)} {key}{passage}")
                 elif i["kind"] == "claim":
-                    out.append(f"{claim_link(i['claim'], up)}\n")
+                    out.append(f"{self._claim_link(i['claim'])}\n")
                 else:
                     why = f'<span class="why">{e(i["assumption"])}</span>' if i["assumption"] else ""
                     out.append(f"assumed: <code>{e(i['text'])}</code>{why}")
@@ -151,16 +164,16 @@ class ClaimPages:
             out.append("</tbody>\n</table>\n</div>\n</section>\n")
         out.append("\n")
         if v["cites"]:
-            items = "".join(f'<li>{source_link(c, up)} <code>#{e(c["passage_id"])}</code><blockquote class="passage">'
+            items = "".join(f'<li>{self._source_link(c)} <code>#{e(c["passage_id"])}</code><blockquote class="passage">'
                             f'{e(c["text"] or "")}</blockquote></li>' for c in v["cites"])
             out.append(f'<section>\n<h2>Passages relied on</h2>\n<ul class="cites">{items}</ul>\n</section>\n')
         out.append("\n")
         out.append('<section>\n<h2>Related claims</h2>\n<dl class="facts">\n'
-                   f'<dt>Uses</dt><dd>{self._links(v["uses"])}</dd>\n'
-                   f'<dt>Used by</dt><dd>{self._links(v["used_by"])}</dd>\n'
+                   f'<dt>Uses</dt><dd>{self._list(v["uses"])}</dd>\n'
+                   f'<dt>Used by</dt><dd>{self._list(v["used_by"])}</dd>\n'
                    "</dl>\n</section>\n\n<section>\n<h2>Rests on</h2>\n")
         if v["rests_on"]:
-            items = "".join(f"<li>{source_link(s, up)}</li>" for s in v["rests_on"])
+            items = "".join(f"<li>{self._source_link(s)}</li>" for s in v["rests_on"])
             meaning = f' ({e(GRADE_MEANING.get(claim.grade, ""))})' if claim.grade else ""
             out.append(f'<ul class="links">{items}</ul>\n'
                        f"<p>Least certain grade among them: {grade(claim.grade)}{meaning}.</p>\n")
@@ -202,7 +215,7 @@ class ClaimPages:
             out.append('<p class="none">No messages.</p>')
         out.append("</details>\n</article>\n")
 
-    def _links(self, links: list[dict]) -> str:
+    def _list(self, links: list[dict]) -> str:
         if not links:
             return "no other claim"
-        return '<ul class="links">' + "".join(f"<li>{claim_link(link, self.up)}</li>" for link in links) + "</ul>"
+        return '<ul class="links">' + "".join(f"<li>{self._claim_link(link)}</li>" for link in links) + "</ul>"

@@ -71,3 +71,38 @@ def messages(items) -> str:
         out.append(f'<li class="message message-{e(m.kind)}"><span class="kind">{e(m.kind)}</span> {e(m.text)}{where}</li>\n')
     out.append("</ul>\n")
     return "".join(out)
+
+
+def title(t: dict) -> str:
+    return e(t["before"]) + (f'<mark class="figure">{e(t["mark"])}</mark>' if t["mark"] else "") + e(t["after"])
+
+
+def claim_list(links, up: str) -> str:
+    """Each claim link as an item (``<li>``): the links of a list on a source page or a claim page."""
+    return "".join(f"<li>{claim_link(link, up)}</li>" for link in links)
+
+
+def claim_rows(items, up: str) -> str:
+    """The index's table of claims (``Site.row`` each): status, printed, recomputed, label, sentence."""
+    out = ['<div class="scroll">\n<table class="claims">\n<thead><tr><th scope="col">status</th><th scope="col">printed'
+           '</th><th scope="col">recomputed</th><th scope="col">label</th><th scope="col">as printed</th></tr></thead>\n'
+           "<tbody>\n"]
+    for c in items:
+        cid, cstatus = e(c["id"]), e(c["status"])
+        if c["figure"]:
+            printed = f'<td data-th="printed" class="num">{e(c["figure"])}</td>'
+        elif c["check"]:
+            printed = f'<td data-th="printed" class="relation"><span class="check">asserts <code>{e(c["check"])}</code></span></td>'
+        else:
+            printed = '<td data-th="printed" class="relation"><span class="none">none</span></td>'
+        recomputed = e(c["reader"]) if c["reader"] else '<span class="none">not recomputed</span>'
+        basis = f'<span class="basis">{e(c["basis"])}</span>' if c["basis"] else ""
+        reason = f'<span class="reason">{e(c["reason"])}</span>' if c["status"] != "verified" and c["reason"] else ""
+        out.append(f'<tr data-claim="{cid}" data-status="{cstatus}" data-label="{e(c["label"] or "")}">\n'
+                   f'<td data-th="status">{status(c["status"])}</td>\n{printed}\n'
+                   f'<td data-th="recomputed" class="num">{recomputed}</td>\n'
+                   f'<td data-th="label">{e(c["label"] or "no label")}</td>\n'
+                   f'<td data-th="claim"><a href="{up}{e(c["href"])}" data-claim="{cid}" data-status="{cstatus}">'
+                   f'{title(c["title"])}</a><span class="id">{cid}</span>{basis}{reason}</td>\n</tr>\n')
+    out.append("</tbody>\n</table>\n</div>\n")
+    return "".join(out)

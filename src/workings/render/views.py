@@ -126,6 +126,7 @@ class Site:
         self.expander = Expander(report)  # every claim's whole working, sharing what they share
         self._leaves: dict[str, dict] = {}  # a claim -> each leaf's view (Site.leaf) by its input (or unit name)
         self._lines: Lines | None = None
+        self._words: dict[int, tuple] = {}  # id of an engine value -> (it, its words, it exactly)
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
         reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs
@@ -181,13 +182,13 @@ class Site:
         comparison = None
         if claim.comparison:
             c = claim.comparison
+            reader, exact = self.words(c.recomputed)
             comparison = {"printed": c.printed, "unit": c.unit, "rule": c.rule, "holds": c.holds,
-                          "recomputed": c.recomputed.display, "reader": words.reader(c.recomputed),
-                          "exact": f"{format_exact(c.recomputed.value)} {c.recomputed.unit}".strip()}
+                          "recomputed": c.recomputed.display, "reader": reader, "exact": exact}
         result = None
         if claim.result:
-            result = {"display": claim.result.display, "reader": words.reader(claim.result),
-                      "exact": f"{format_exact(claim.result.value)} {claim.result.unit}".strip()}
+            reader, exact = self.words(claim.result)
+            result = {"display": claim.result.display, "reader": reader, "exact": exact}
         moved = [self.claim_link(i.claim) | {"name": i.name} for i in claim.inputs
                  if i.kind == "claim" and i.claim is not None and i.claim_status == "drift"]
         return {
@@ -198,11 +199,7 @@ class Site:
             "correction": words.figure_words(claim.erratum.get("recomputed")) if claim.erratum else None,
             "basis_note": BASIS_MEANING.get(getattr(claim, "basis", None) or "", ""),
             "inputs": [self.input(i) for i in claim.inputs],
-            "steps": [{"name": s.name, "expression": s.expression, "line": s.line,
-                       "display": s.result.display if s.result else None,
-                       "reader": words.reader(s.result) if s.result else None,
-                       "exact": f"{format_exact(s.result.value)} {s.result.unit}".strip() if s.result else None,
-                       "unit": s.result.unit if s.result else None} for s in claim.steps],
+            "steps": [self.step(s) for s in claim.steps],
             "assumptions": [{"name": i.name, "text": i.text, "why": i.assumption}
                             for i in claim.inputs if i.assumption],
             "cites": [self.source_link(c.source) | {"passage_id": c.passage_id, "text": c.text}
@@ -215,12 +212,26 @@ class Site:
             "label_note": LABEL_MEANING.get(claim.label or ""),
         }
 
+    def words(self, quantity) -> tuple[str, str]:
+        """An engine value in a reader's words, and exactly with its unit: once per value (the engine
+        shares one value between the records that hold it)."""
+        found = self._words.get(id(quantity))
+        if found is None or found[0] is not quantity:
+            found = self._words[id(quantity)] = (quantity, words.reader(quantity),
+                                                 f"{format_exact(quantity.value)} {quantity.unit}".strip())
+        return found[1], found[2]
+
+    def step(self, s) -> dict:
+        reader, exact = self.words(s.result) if s.result else (None, None)
+        return {"name": s.name, "expression": s.expression, "line": s.line,
+                "display": s.result.display if s.result else None, "reader": reader, "exact": exact,
+                "unit": s.result.unit if s.result else None}
+
     def input(self, item) -> dict:
+        reader, exact = self.words(item.result) if item.result else (None, None)
         out = {"name": item.name, "text": item.text, "kind": item.kind, "key": item.key,
                "passage": item.passage, "assumption": item.assumption,
-               "display": item.result.display if item.result else None,
-               "reader": words.reader(item.result) if item.result else None,
-               "exact": f"{format_exact(item.result.value)} {item.result.unit}".strip() if item.result else None}
+               "display": item.result.display if item.result else None, "reader": reader, "exact": exact}
         if item.kind == "source":
             out["source"] = self.source_link(item.source)
             out["key_anchor"] = self.key_anchors.get((item.source, item.key))

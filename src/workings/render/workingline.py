@@ -15,7 +15,7 @@ has other numbers on another page), and each page fills the slots in.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -36,18 +36,18 @@ class Lines:
         self._parts: dict[int, tuple[Node, tuple]] = {}  # a working's children (by id) -> (it, its markup)
         self._slots: dict[tuple[str, str], int] = {}     # a numbered leaf's key -> its slot
         self._items: dict[tuple[str, str], str] = {}     # a numbered leaf's key -> its item in the list
-        self._kept: dict[str, list] = {}  # a claim -> what is kept of its working and its leaves
+        self._marks: dict[tuple, tuple] = {}             # a leaf's (claim, input or unit, caption) -> its markup
+        self._kept: dict[str, list[tuple[dict, Any]]] = {}  # a claim -> what is kept for it, where
         self._page = ""
         self._next_slot = 0
 
+    def _keep(self, claim_id: str, where: dict, key: Any) -> None:
+        self._kept.setdefault(claim_id, []).append((where, key))
+
     def forget(self, claim_id: str) -> None:
         """Drop what is kept for ``claim_id``'s working and leaves (no page left to render holds them)."""
-        for key in self._kept.pop(claim_id, ()):
-            if key.__class__ is int:
-                self._parts.pop(key, None)
-            else:
-                self._items.pop(key, None)
-                self._slots.pop(key, None)
+        for where, key in self._kept.pop(claim_id, ()):
+            where.pop(key, None)
 
     def line(self, work: Working) -> Markup:
         """The working's tree as the page shows it."""
@@ -67,7 +67,7 @@ class Lines:
             item = self._items.get(key)
             if item is None:
                 item = self._items[key] = _item(self.site.leaf(leaf), self.up)
-                self._kept.setdefault(leaf.claim, []).append(key)
+                self._keep(leaf.claim, self._items, key)
             out.append(f'<li id="leaf-{number}" data-leaf="{number}">')
             out.append(item)
         out.append("</ol>\n")
@@ -78,7 +78,7 @@ class Lines:
         if slot is None:
             slot = self._slots[key] = self._next_slot
             self._next_slot += 1
-            self._kept.setdefault(key[0], []).append(key)
+            self._keep(key[0], self._slots, key)
         return slot
 
     def _node(self, n: Node, out: list, shared: bool = False) -> None:
@@ -98,7 +98,7 @@ class Lines:
                 inner: list = []
                 self._inner(n, inner)
                 found = self._parts[id(n.children)] = (n, _joined(inner))
-                self._kept.setdefault(n.claim or self._page, []).append(id(n.children))
+                self._keep(n.claim or self._page, self._parts, id(n.children))
             out.extend(found[1])
         else:
             self._inner(n, out)
@@ -124,28 +124,44 @@ class Lines:
             out.append('<span data-term=")">)</span>')
         else:
             self._node(children[0], out)
-            out.append(f' <span class="op" data-term="{e(_TERM.get(op, op))}">{e(op)}</span> ')
+            mark = _OPS.get(op)
+            if mark is None:
+                mark = _OPS[op] = f' <span class="op" data-term="{e(_TERM.get(op, op))}">{e(op)}</span> '
+            out.append(mark)
             self._node(children[1], out)
 
     def _leaf(self, n: Node, out: list) -> None:
-        assert n.leaf is not None  # a leaf node holds its leaf
-        key = (n.leaf.claim, n.leaf.input)
+        leaf = n.leaf
+        assert leaf is not None  # a leaf node holds its leaf
+        if leaf.kind == "number":
+            key: tuple = (None, str(leaf.value.value) if leaf.value else "")
+        else:  # a numbered leaf (by its claim and input), or a unit (no claim, its name)
+            key = (leaf.claim, leaf.input or leaf.name, n.caption)
+        found = self._marks.get(key)
+        if found is None:
+            found = self._marks[key] = self._mark(n)
+            self._keep(leaf.claim, self._marks, key)
+        out.extend(found)
+
+    def _mark(self, n: Node) -> tuple:
+        """A leaf's markup in the line: the whole of it, or around the slot for its number."""
+        assert n.leaf is not None
         leaf = self.site.leaf(n.leaf)
         kind = leaf["kind"]
         if kind == "unit":
-            out.append(f'<span class="unit" data-term="{e(leaf["term"])}">{e(leaf["text"])}</span>')
-        elif kind == "number":
-            out.append(f'<span class="num const" data-term="{e(leaf["term"])}">{e(leaf["text"])}</span>')
-        else:
-            caption = n.caption.replace("_", " ")
-            caption = f' <span class="caption">{e(caption)}</span>' if caption else ""
-            inner = f'<span class="num">{e(leaf["text"])}</span>{caption}'
-            if leaf["href"]:
-                out.append(f'<a class="leaf leaf-{e(kind)}" href="{self.up}{e(leaf["href"])}" data-leaf-link="')
-                out.append(self._slot(key))
-                out.append(f'" data-term="{e(leaf["term"])}">{inner}</a>')
-            else:
-                out.append(f'<span class="leaf leaf-{e(kind)}" data-term="{e(leaf["term"])}">{inner}</span>')
+            return (f'<span class="unit" data-term="{e(leaf["term"])}">{e(leaf["text"])}</span>',)
+        if kind == "number":
+            return (f'<span class="num const" data-term="{e(leaf["term"])}">{e(leaf["text"])}</span>',)
+        caption = n.caption.replace("_", " ")
+        caption = f' <span class="caption">{e(caption)}</span>' if caption else ""
+        inner = f'<span class="num">{e(leaf["text"])}</span>{caption}'
+        if leaf["href"]:
+            return (f'<a class="leaf leaf-{e(kind)}" href="{self.up}{e(leaf["href"])}" data-leaf-link="',
+                    self._slot((n.leaf.claim, n.leaf.input)), f'" data-term="{e(leaf["term"])}">{inner}</a>')
+        return (f'<span class="leaf leaf-{e(kind)}" data-term="{e(leaf["term"])}">{inner}</span>',)
+
+
+_OPS: dict[str, str] = {}  # an operator's markup
 
 
 def _joined(pieces: list) -> tuple:
