@@ -34,6 +34,7 @@ class ClaimPages:
             raise ValueError("base.html's frame is not as claim pages expect it")  # pragma: no cover
         self.up = e(up)
         self._links: dict[tuple, str] = {}  # a link's (kind, id, href, status or grade) -> its markup
+        self._rows: dict[tuple, str] = {}  # a step's or an input's row, by all it shows
 
     def _claim_link(self, link: dict) -> str:
         key = ("claim", link["id"], link["href"], link["status"])
@@ -129,11 +130,7 @@ class ClaimPages:
         if v["steps"]:
             out.append("<section>\n<h2>Step by step</h2>\n<ol class=\"steps\">\n")
             for s in v["steps"]:
-                exact = f' <span class="exact">(exactly {e(s["exact"])})</span>' \
-                    if s["exact"] and s["exact"] != s["display"] else ""
-                out.append(f'<li data-step="{e(s["name"])}"><code class="expr"><var>{e(s["name"])}</var> = '
-                           f'{e(s["expression"])}</code>\n<span class="step-value">= <span class="num">'
-                           f'{e(s["reader"] or "?")}</span>{exact}</span></li>\n')
+                out.append(self._row(self._step, (s["name"], s["expression"], s["reader"], s["exact"], s["display"]), s))
             out.append("</ol>\n<p class=\"note\">Steps run in order; the last is the result. Units are checked at "
                        "every step.</p>\n</section>\n")
         out.append("\n")
@@ -142,25 +139,11 @@ class ClaimPages:
                        '<thead><tr><th scope="col">name</th><th scope="col">value</th><th scope="col">from</th></tr></thead>\n'
                        "<tbody>\n")
             for i in v["inputs"]:
-                name = e(i["name"])
-                exact = f'<span class="exact">exactly {e(i["exact"])}</span>' \
-                    if i["exact"] and i["exact"] != i["display"] else ""
-                out.append(f'<tr data-input="{name}" id="input-{name}">\n<td data-th="name"><code>{name}</code></td>\n'
-                           f'<td data-th="value" class="num">{e(i["reader"] or "?")}{exact}</td>\n<td data-th="from">\n')
-                if i["kind"] == "source":
-                    source = i["source"]
-                    if i["key_anchor"] and source["href"]:
-                        key = f'<a href="{up}{e(source["href"])}#key-{e(i["key_anchor"])}"><code>#{e(i["key"])}</code></a>'
-                    else:
-                        key = f"<code>#{e(i['key'])}</code>"
-                    passage = f'<blockquote class="passage">{e(i["passage"])}</blockquote>' if i["passage"] else ""
-                    out.append(f"{self._source_link(source)} {key}{passage}")
-                elif i["kind"] == "claim":
-                    out.append(f"{self._claim_link(i['claim'])}\n")
-                else:
-                    why = f'<span class="why">{e(i["assumption"])}</span>' if i["assumption"] else ""
-                    out.append(f"assumed: <code>{e(i['text'])}</code>{why}")
-                out.append("</td>\n</tr>\n")
+                link = i.get("source") or i.get("claim") or {}
+                out.append(self._row(self._input, (i["name"], i["kind"], i["reader"], i["exact"], i["display"], i["key"],
+                                                   i.get("key_anchor"), i["passage"], i["text"], i["assumption"],
+                                                   link.get("id"), link.get("href"), link.get("grade"),
+                                                   link.get("status")), i))
             out.append("</tbody>\n</table>\n</div>\n</section>\n")
         out.append("\n")
         if v["cites"]:
@@ -214,6 +197,44 @@ class ClaimPages:
         else:
             out.append('<p class="none">No messages.</p>')
         out.append("</details>\n</article>\n")
+
+    def _row(self, make, key: tuple, view: dict) -> str:
+        """A step's or an input's row, once per distinct row (claims reading one config share many)."""
+        try:
+            found = self._rows.get((make, key))
+        except TypeError:  # an unhashable value: laid out each time
+            return make(view)
+        if found is None:
+            found = self._rows[(make, key)] = make(view)
+        return found
+
+    def _step(self, s: dict) -> str:
+        exact = f' <span class="exact">(exactly {e(s["exact"])})</span>' if s["exact"] and s["exact"] != s["display"] else ""
+        return (f'<li data-step="{e(s["name"])}"><code class="expr"><var>{e(s["name"])}</var> = '
+                f'{e(s["expression"])}</code>\n<span class="step-value">= <span class="num">'
+                f'{e(s["reader"] or "?")}</span>{exact}</span></li>\n')
+
+    def _input(self, i: dict) -> str:
+        up = self.up
+        name = e(i["name"])
+        exact = f'<span class="exact">exactly {e(i["exact"])}</span>' if i["exact"] and i["exact"] != i["display"] else ""
+        out = [f'<tr data-input="{name}" id="input-{name}">\n<td data-th="name"><code>{name}</code></td>\n'
+               f'<td data-th="value" class="num">{e(i["reader"] or "?")}{exact}</td>\n<td data-th="from">\n']
+        if i["kind"] == "source":
+            source = i["source"]
+            if i["key_anchor"] and source["href"]:
+                key = f'<a href="{up}{e(source["href"])}#key-{e(i["key_anchor"])}"><code>#{e(i["key"])}</code></a>'
+            else:
+                key = f"<code>#{e(i['key'])}</code>"
+            passage = f'<blockquote class="passage">{e(i["passage"])}</blockquote>' if i["passage"] else ""
+            out.append(f"{self._source_link(source)} {key}{passage}")
+        elif i["kind"] == "claim":
+            out.append(f"{self._claim_link(i['claim'])}\n")
+        else:
+            why = f'<span class="why">{e(i["assumption"])}</span>' if i["assumption"] else ""
+            out.append(f"assumed: <code>{e(i['text'])}</code>{why}")
+        out.append("</td>\n</tr>\n")
+        return "".join(out)
 
     def _list(self, links: list[dict]) -> str:
         if not links:

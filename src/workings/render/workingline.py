@@ -54,8 +54,9 @@ class Lines:
         pieces: list = []
         self._page = work.claim
         self._node(work.tree, pieces, shared=True)
-        numbers = {self._slot((leaf.claim, leaf.input)): str(n) for n, leaf in enumerate(work.order, start=1)}
-        return Markup("".join(p if p.__class__ is str else numbers[p] for p in pieces))
+        slots = self._slots  # a leaf without a link has no slot: None, never asked for
+        numbers = {slots.get((leaf.claim, leaf.input)): str(n) for n, leaf in enumerate(work.order, start=1)}
+        return Markup("".join([p if p.__class__ is str else numbers[p] for p in pieces]))
 
     def leaves(self, work: Working) -> Markup:
         """The numbered leaves: what each value is and where it comes from ("" where there are none)."""
@@ -68,8 +69,7 @@ class Lines:
             if item is None:
                 item = self._items[key] = _item(self.site.leaf(leaf), self.up)
                 self._keep(leaf.claim, self._items, key)
-            out.append(f'<li id="leaf-{number}" data-leaf="{number}">')
-            out.append(item)
+            out.append(f'<li id="leaf-{number}" data-leaf="{number}">{item}')
         out.append("</ol>\n")
         return Markup("".join(out))
 
