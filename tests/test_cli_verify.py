@@ -133,3 +133,19 @@ def test_python_dash_m_and_the_verify_path_imports_nothing_heavy(tmp_ledger):
             " print('HEAVY', heavy, 'EXIT', e.code)")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_ledger.root)], capture_output=True, text=True, check=True)
     assert "HEAVY [] EXIT 0" in out.stdout
+
+
+def test_verify_exits_with_the_report_frozen_out_of_the_last_collection(tmp_ledger):
+    """At exit, what verify built is frozen before the interpreter's last collection (it would only
+    rescan it): a handler registered before verify runs after verify's, and sees the frozen objects."""
+    tmp_ledger.qwen()
+    probe = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 10_000, file=sys.stderr))\n"
+             "from workings.cli import main\n"
+             "main()\n")
+    done = subprocess.run([sys.executable, "-c", probe, "verify", "--no-cache", "--root", str(tmp_ledger.root)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "frozen at exit: True" in done.stderr
+    plain = subprocess.run([sys.executable, "-c", probe, "schema", "claim"], capture_output=True, text=True, timeout=60)
+    assert "frozen at exit: False" in plain.stderr  # only verify asks for it

@@ -126,8 +126,9 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
     Claims whose records, sources, snapshots and upstream claims are unchanged since the last run
     are taken from the cache outside the ledger (WORKINGS_CACHE_DIR, else ~/.cache/workings); stderr
     says how many were recomputed."""
-    from .gcpause import frozen
+    from .gcpause import frozen, frozen_at_exit
 
+    frozen_at_exit()  # the interpreter's last collection would rescan the whole report for nothing
     report, said = _verify_cached(root) if not no_cache else (_verify(root), [])
     with frozen():  # the report's many small objects are never garbage: no collection rescans them
         _verify_outputs(root, report, said, json_path, junit_path, quiet)

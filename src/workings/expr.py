@@ -18,9 +18,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from fractions import Fraction
 
-import pint
-
 from . import quick, units
+from .units import pint  # imported by units, without NumPy (see units._import_pint)
 from .errors import ExpressionError, UnitError
 from .figures import round_step
 

@@ -9,14 +9,41 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from fractions import Fraction
 from importlib import resources
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-import pint
-
 from .errors import UnitError
+
+
+def _import_pint() -> ModuleType:
+    """pint, imported without NumPy and SciPy: pint imports them when they are installed (for array
+    magnitudes; with them its import costs about twice as much, a tenth of a second and more of every
+    command), and the ledger's magnitudes are only ever exact Fractions, which pint handles the same
+    way without them. Each is hidden only while pint is imported, and only if nothing imported it
+    first: a later ``import numpy`` (torch, in ``workings probe``) gets the real one."""
+    if "pint" in sys.modules:
+        import pint
+        return pint
+    hidden = [name for name in ("numpy", "scipy") if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # "import numpy" raises ImportError
+    try:
+        import pint
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+    return pint
+
+
+if TYPE_CHECKING:
+    import pint as pint  # re-exported: expr takes pint from here
+else:
+    pint = _import_pint()
 
 if TYPE_CHECKING:
     from .figures import Figure
