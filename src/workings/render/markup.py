@@ -20,11 +20,23 @@ from .words import finalize
 _SPECIAL = re.compile(r"[&<>'\"]")
 
 
+_SHORT = 120  # text up to this long is escaped once and remembered (ids, names, statuses, values)
+_ESCAPED: dict[str, str] = {}
+
+
 def e(value: Any) -> str:
     """``{{ value }}`` under autoescape: finalize, then escape (plain ASCII text without a character
     to escape is returned as it is, the common case, without building a Markup)."""
-    if value.__class__ is str and value.isascii():
-        return value if _SPECIAL.search(value) is None else str(escape(value))
+    if value.__class__ is str:
+        found = _ESCAPED.get(value)
+        if found is None:
+            if value.isascii():
+                found = value if _SPECIAL.search(value) is None else str(escape(value))
+            else:
+                found = str(escape(finalize(value)))
+            if len(value) <= _SHORT and len(_ESCAPED) < 1 << 16:
+                _ESCAPED[value] = found
+        return found
     if value.__class__ is int:
         return str(value)
     return str(escape(finalize(value)))

@@ -127,6 +127,7 @@ class Site:
         self._leaves: dict[str, dict] = {}  # a claim -> each leaf's view (Site.leaf) by its input (or unit name)
         self._lines: Lines | None = None
         self._words: dict[int, tuple] = {}  # id of an engine value -> (it, its words, it exactly)
+        self._titles: dict[int, tuple[ClaimResult, dict[str, str]]] = {}  # id of a claim -> (it, its title)
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
         reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs
@@ -175,7 +176,7 @@ class Site:
         shown = claim.comparison.recomputed if claim.comparison else claim.result
         return {"id": claim.id, "href": self.claim_pages[claim.id], "status": claim.status, "label": claim.label,
                 "figure": claim.figure, "check": claim.check, "said": claim.said, "recomputed": recomputed,
-                "reader": words.reader(shown) if shown else None, "title": words.title(claim),
+                "reader": self.words(shown)[0] if shown else None, "title": self.title(claim),
                 "reason": claim.reason, "grade": claim.grade, "basis": getattr(claim, "basis", None)}
 
     def claim(self, claim: ClaimResult) -> dict:
@@ -193,7 +194,7 @@ class Site:
                  if i.kind == "claim" and i.claim is not None and i.claim_status == "drift"]
         return {
             "claim": claim, "comparison": comparison, "result": result, "moved": moved,
-            "title": words.title(claim),
+            "title": self.title(claim),
             "working": self.working(claim), "printed_in": self.printed_in.get(claim.id, []),
             "basis": getattr(claim, "basis", None),
             "correction": words.figure_words(claim.erratum.get("recomputed")) if claim.erratum else None,
@@ -220,6 +221,13 @@ class Site:
             found = self._words[id(quantity)] = (quantity, words.reader(quantity),
                                                  f"{format_exact(quantity.value)} {quantity.unit}".strip())
         return found[1], found[2]
+
+    def title(self, claim: ClaimResult) -> dict[str, str]:
+        """``words.title``: once per claim (its page and its row in the index both show it)."""
+        found = self._titles.get(id(claim))
+        if found is None or found[0] is not claim:
+            found = self._titles[id(claim)] = (claim, words.title(claim))
+        return found[1]
 
     def step(self, s) -> dict:
         reader, exact = self.words(s.result) if s.result else (None, None)
