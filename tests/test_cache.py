@@ -220,7 +220,7 @@ def test_a_file_hash_is_remembered_only_when_old_enough_and_a_same_size_rewrite_
     assert snapshot.stat().st_size == before.st_size
     report, stats = cache.verify(generated, store)
     assert stats.ids == chain(30, 39)
-    assert {report.claim(i).status for i in chain(30, 39)} == {"error"}
+    assert {c.status for c in report.claims if c.id in chain(30, 39)} == {"error"}
 
 
 def test_a_forged_or_corrupt_cache_is_ignored_with_a_note_and_rebuilt(generated, tmp_path):
@@ -236,9 +236,7 @@ def test_a_forged_or_corrupt_cache_is_ignored_with_a_note_and_rebuilt(generated,
     entry = pack["claims"].pop(digest)
     new_digest = cache._digest(b"claim", b"claims/g0/c5.yaml", path.read_bytes())
     pack["claims"][new_digest] = entry
-    payload = cachestore.dumps(pack)
-    forged = cachestore.MAGIC + hashlib.blake2b(payload, key=b"k" * 32, digest_size=32).digest() + payload
-    store.path.write_bytes(forged)
+    store.path.write_bytes(cachestore.pack_bytes(b"k" * 32, pack))  # made as a pack is, with another key
     files, said, code = outputs(generated, tmp_path, cache_dir, "forged")
     assert code == 1 and "not one this user wrote" in said and recomputed(said) == (60, 60)
     assert "DRIFT" in files["stdout"].decode()
@@ -248,7 +246,10 @@ def test_a_forged_or_corrupt_cache_is_ignored_with_a_note_and_rebuilt(generated,
     store.write(pack)
     assert "g0/c5" in run_ids(generated, cache_dir)
     # truncated, garbage, empty: each ignored with one line, the results a cold run's
-    for tag, data in (("truncated", good[: len(good) // 2]), ("garbage", b"\0junk" * 100), ("empty", b"")):
+    flipped = bytearray(good)
+    flipped[len(good) * 2 // 3] ^= 1  # one bit inside one segment of claims
+    for tag, data in (("truncated", good[: len(good) // 2]), ("garbage", b"\0junk" * 100), ("empty", b""),
+                      ("flipped", bytes(flipped))):
         store.path.write_bytes(data)
         said = warm_equals_cold(generated, tmp_path, cache_dir, tag)
         assert recomputed(said) == (60, 60)

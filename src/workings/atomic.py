@@ -38,7 +38,7 @@ def check_inside(root: str | os.PathLike[str], path: str | os.PathLike[str], *, 
         raise LedgerError(f"refusing to write {path}: it resolves outside the ledger's folder {root}{hint}")
 
 
-def write_bytes(path: str | os.PathLike[str], data: bytes | _Chunks) -> None:
+def write_bytes(path: str | os.PathLike[str], data: bytes | _Chunks | _Parts) -> None:
     """Replace ``path`` with ``data``, keeping the file's permissions (or the umask's for a new one)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,6 +68,11 @@ def write_lines(path: str | os.PathLike[str], lines: Iterable[str]) -> None:
     never held whole in memory (nor its UTF-8 bytes). The same atomic replacement: a failure while
     the lines are made leaves the old file in place."""
     write_bytes(path, _Chunks(lines))
+
+
+def write_parts(path: str | os.PathLike[str], parts: Iterable[bytes | memoryview]) -> None:
+    """``write_bytes`` of the bytes ``parts`` join to, written one by one (never joined in memory)."""
+    write_bytes(path, _Parts(parts))
 
 
 def create_text(path: str | os.PathLike[str], text: str) -> bool:
@@ -108,11 +113,22 @@ class _Chunks:
         handle.write("".join(block).encode("utf-8"))
 
 
-def _temporary(path: Path, data: bytes | _Chunks) -> str:
+class _Parts:
+    """Bytes in pieces, written as they come."""
+
+    def __init__(self, parts: Iterable[bytes | memoryview]):
+        self.parts = parts
+
+    def write_to(self, handle: BinaryIO) -> None:
+        for part in self.parts:
+            handle.write(part)
+
+
+def _temporary(path: Path, data: bytes | _Chunks | _Parts) -> str:
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            if isinstance(data, _Chunks):
+            if isinstance(data, (_Chunks, _Parts)):
                 data.write_to(handle)
             else:
                 handle.write(data)

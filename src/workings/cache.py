@@ -13,17 +13,25 @@ Each claim's result is stored under a key that hashes everything the result depe
 
 A result is served only when its key is the key of what is on disk now, so it cannot be stale. The
 links between claims (what uses each, the sources it rests on, their least grade, its measurements
-beside it) are computed again on every run from the results, and so are invalid records, the source
-list and every problem: the report is the one a cold run writes, byte for byte.
+beside it) are computed again on every run (from each result's uses and own sources, kept beside it
+as plain data), and so are invalid records, the source list and every problem: the outputs are the
+ones a cold run writes, byte for byte.
 
-What a warm run reads: every record's bytes (hashed, never parsed unless changed), and the pack. A
-snapshot is re-hashed unless its (device, inode, size, mtime, ctime) are those it had when it was last
-hashed and that hash matched its name; ctime cannot be set by a user, and a hash is remembered only
-for a file whose ctime was over 2 seconds old when it was read (git's "racily clean" rule), so a
-write in the same clock tick cannot go unseen. A snapshot a recomputed claim reads is read and
-checked again in full.
+What a warm run reads: every claim record's ``stat``, and its bytes only when its file identity is
+not the one remembered with its hash or when it must be parsed (then they must hash the same); every
+source record's bytes; and the pack. A snapshot or claim record is re-hashed unless its (device,
+inode, size, mtime, ctime) are those it had when it was last hashed; ctime cannot be set by a user,
+and a hash is remembered only for a file whose ctime was over 2 seconds old when it was read (git's
+"racily clean" rule), so a write in the same clock tick cannot go unseen. A snapshot a recomputed
+claim reads is read and checked again in full.
 
-When two records give one claim id, the warm path steps aside and the whole ledger is evaluated cold.
+What a warm run formats: each claim's share of the outputs (``written.Piece``) is kept beside its
+result under a key of the claim's key and its links; only a claim whose key or links changed is
+linked and formatted again, and a result is unpickled only when a recomputed claim reads it, its
+links changed, or it fails (for the annotations).
+
+When two records give one claim id (or an invalid record gives a good one's), the warm path steps
+aside and the whole ledger is evaluated cold.
 The ledger has no folder-level settings today (everything a claim's result depends on is in the
 records, snapshots and measurements above); a setting added to the loader must enter the key here.
 """
@@ -44,16 +52,17 @@ from typing import Any
 
 from . import __version__
 from .cachestore import Store, dumps, loads
-from .engine import evaluate_claims, evaluate_ledger, report_of
+from .cacheshares import own_sources, shares
+from .engine import evaluate_claims, evaluate_ledger
 from .errors import LedgerError
-from .loader import (CLAIMS_DIR, MAX_RECORD_BYTES, MAX_SNAPSHOT_BYTES, SNAPSHOTS_DIR, SOURCES_DIR, Ledger,
+from .loader import (CLAIMS_DIR, MAX_RECORD_BYTES, MAX_SNAPSHOT_BYTES, RECORD_SUFFIXES, SNAPSHOTS_DIR, SOURCES_DIR, Ledger,
                      _duplicate_sources, _load_claim, _load_measurements, _load_source, _rel, _yaml_files,
                      check_root, load_ledger, read_plain_file)
 from .models import Claim
-from .report import Report
 from .sources import Snapshot
+from .written import Verified
 
-FORMAT = 1
+FORMAT = 2  # 2: each claim's share of the outputs (written.Piece) and its links kept beside its result
 RACY_NS = 2_000_000_000  # a snapshot's hash is remembered only when its ctime is older than this
 
 
@@ -64,6 +73,8 @@ class Stats:
     path: Path
     why_cold: str = ""  # when the whole ledger was evaluated without the cache
     ids: tuple[str, ...] = ()  # the claims recomputed, by id
+    formatted: int = 0  # claims whose share of the outputs was made this run (the rest came formatted)
+    read: int = 0  # claim records whose bytes were read this run (the rest were known by file identity)
 
     def line(self) -> str:
         if self.why_cold:
@@ -71,8 +82,9 @@ class Stats:
         return f"cache: recomputed {self.recomputed:,} of {self.total:,} claims (cache: {self.path})"
 
 
-def verify(root: str | os.PathLike[str], store: Store) -> tuple[Report, Stats]:
-    """``engine.verify`` with the cache in ``store``: the same Report, and what was recomputed."""
+def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]:
+    """``engine.verify`` with the cache in ``store``: what the outputs are made from (byte for byte
+    a cold run's), and what was recomputed."""
     import gc
 
     enabled = gc.isenabled()
@@ -83,15 +95,17 @@ def verify(root: str | os.PathLike[str], store: Store) -> tuple[Report, Stats]:
         pack = store.read()
         warm = _Warm(root, pack if _usable(pack) else None)
         try:
-            report = warm.run()
+            verified = warm.run()
         except (_Cold, LedgerError) as why:
             report = evaluate_ledger(load_ledger(root))  # a LedgerError here is the cold run's to report
-            return report, Stats(total=len(report.claims), recomputed=len(report.claims), path=store.path,
-                                 why_cold=str(why), ids=tuple(sorted(c.id for c in report.claims)))
+            every = len(report.claims)
+            return Verified.of(report), Stats(total=every, recomputed=every, path=store.path, why_cold=str(why),
+                                              ids=tuple(sorted(c.id for c in report.claims)), formatted=every, read=every)
         if warm.changed:
             store.write(warm.new_pack)
-        return report, Stats(total=len(report.claims), recomputed=len(warm.recomputed), path=store.path,
-                             ids=tuple(sorted(warm.recomputed)))
+        return verified, Stats(total=len(verified.claims), recomputed=len(warm.recomputed), path=store.path,
+                             ids=tuple(sorted(warm.recomputed)), formatted=warm.pieces_made + len(warm.ledger.bad_claims),
+                             read=warm.records_read)
     finally:
         if enabled:
             gc.enable()
@@ -122,7 +136,7 @@ def code_fingerprint() -> bytes:
 
 def _usable(pack: object) -> bool:
     return (isinstance(pack, dict) and pack.get("format") == FORMAT and pack.get("code") == code_fingerprint()
-            and all(isinstance(pack.get(k), dict) for k in ("claims", "sources", "hashes")))
+            and all(isinstance(pack.get(k), dict) for k in ("claims", "sources", "hashes", "files")))
 
 
 def _b(text: str) -> bytes:
@@ -157,32 +171,36 @@ class _Record:
     """One good claim record as this run sees it."""
 
     digest: bytes
-    path: Path
-    raw: bytes
+    rel: str  # its path from the root
+    raw: bytes | None  # its bytes, when they were read
     claim_id: str
     uses: tuple[str, ...]  # claim ids its inputs name
     reads: tuple[str, ...]  # source ids its inputs read and its cites quote
     entry: tuple[Any, ...] | None  # the pack's entry for these bytes
     claim: Claim | None = None  # parsed, when it was
     key: bytes | None = None
+    links: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # its result's uses, and the sources it reads itself
 
 
 class _Warm:
     def __init__(self, root: Path, pack: dict[str, Any] | None):
         self.root = root
-        old = pack or {"claims": {}, "sources": {}, "hashes": {}}
+        old = pack or {"claims": {}, "sources": {}, "hashes": {}, "files": {}}
         self.old_claims: dict[bytes, tuple[Any, ...]] = old["claims"]
         self.old_sources: dict[bytes, tuple[Any, ...]] = old["sources"]
         self.old_hashes: dict[str, tuple[Any, ...]] = old["hashes"]
+        self.old_files: dict[str, tuple[Any, ...]] = old["files"]
         self.new_pack: dict[str, Any] = {"format": FORMAT, "code": code_fingerprint(), "claims": {}, "sources": {},
-                                         "hashes": {}}
+                                         "hashes": {}, "files": {}}
         self.changed = pack is None
         self.recomputed: list[str] = []
+        self.pieces_made = self.pieces_kept = 0  # claims formatted this run, and taken formatted from the pack
+        self.records_read = 0
         self.ledger = Ledger(root=root)
         self.snapshots = self.ledger.snapshots = _LazySnapshots()
         self.source_state: dict[str, bytes] = {}
 
-    def run(self) -> Report:
+    def run(self) -> Verified:
         self.sources()
         records = self.claims()
         _yaml_files(self.ledger, SNAPSHOTS_DIR)  # as the loader: a link or pipe there is reported
@@ -191,6 +209,8 @@ class _Warm:
         for m in self.ledger.measurements:
             measured.setdefault(m.claim, []).append(repr(m))
         order = self.keys(records, measured)
+        if any(b.id in records for b in self.ledger.bad_claims):
+            raise _Cold("an invalid record gives the id of a good one")
         reused: list[_Record] = []
         evaluate: list[_Record] = []
         for claim_id in order:
@@ -201,30 +221,30 @@ class _Warm:
                 evaluate.append(record)
         for record in evaluate:
             if record.claim is None:
-                record.claim = _load_claim(self.ledger, record.path, record.raw)
+                raw = record.raw if record.raw is not None else self.read_again(record.rel, record.digest)
+                record.claim = _load_claim(self.ledger, self.root / record.rel, raw)
                 if record.claim is None:  # parsed before under these bytes: cannot fail now
-                    raise _Cold(f"{record.path} could not be read again")
+                    raise _Cold(f"{record.rel} could not be read again")
             self.ledger.claims[record.claim_id] = record.claim
         needed = {used for record in evaluate for used in record.uses}
-        done = evaluate_claims(self.ledger, {r.claim_id: self.load(r, r.claim_id in needed) for r in reused})
-        report = report_of(self.ledger, done)
-        kept = {r.claim_id for r in reused}
-        for record in records.values():
-            if record.key is None:
-                continue
-            if record.claim_id in kept and record.entry is not None:
-                self.new_pack["claims"][record.digest] = record.entry
-                continue
-            result, value = done[record.claim_id]
-            form = _value_form(value)
-            if form is not False:
-                self.new_pack["claims"][record.digest] = (record.claim_id, record.uses, record.reads, record.key,
-                                                          dumps((result, form)))
+        # only the results the claims evaluated now read are unpickled; the rest stay bytes
+        done = evaluate_claims(self.ledger, {r.claim_id: self.load(r, True) for r in reused if r.claim_id in needed})
         self.recomputed = [r.claim_id for r in evaluate] + [b.id for b in self.ledger.bad_claims]
-        self.changed = (self.changed or bool(evaluate) or self.new_pack["claims"].keys() != self.old_claims.keys()
+        for record in evaluate:
+            result = done[record.claim_id][0]
+            record.links = (result.uses, own_sources(result))
+        verified = shares(self, records, order, done)
+        self.changed = (self.changed or bool(evaluate) or self.pieces_made > 0
+                        or self.new_pack["claims"].keys() != self.old_claims.keys()
                         or self.new_pack["sources"].keys() != self.old_sources.keys()
-                        or self.new_pack["hashes"] != self.old_hashes)
-        return report
+                        or self.new_pack["hashes"] != self.old_hashes or self.new_pack["files"] != self.old_files)
+        return verified
+
+    def blob(self, claim_id: str, done: dict[str, Any]) -> bytes | None:
+        """A result evaluated this run, pickled for the pack (None: one the pack does not keep)."""
+        result, value = done[claim_id]
+        form = _value_form(value)
+        return None if form is False else dumps((result, form))
 
     def sources(self) -> None:
         ledger = self.ledger
@@ -292,23 +312,43 @@ class _Warm:
 
     def claims(self) -> dict[str, _Record]:
         """Every good claim record by id, parsed only where its bytes are new; invalid records are
-        read and reported as a cold run reports them."""
+        read and reported as a cold run reports them. A record whose file identity (device, inode,
+        size, mtime, ctime) is the one it had when its bytes were last hashed is not read again (as
+        a snapshot: see ``snapshot_holds``); it is read when it must be parsed, and checked then."""
         ledger = self.ledger
         records: dict[str, _Record] = {}
-        for path in _yaml_files(ledger, CLAIMS_DIR):
-            try:
-                raw = read_plain_file(path, MAX_RECORD_BYTES)
-            except LedgerError:
-                _load_claim(ledger, path)  # refused again there, with its place
-                continue
-            rel = _rel(ledger, path)
-            digest = _digest(b"claim", _b(rel), raw)
+        listing: list[tuple[str, os.stat_result | None]] | None = _plain_records(self.root)  # type: ignore[assignment]
+        if listing is None:  # something the loader's walk reports (a link, a pipe): its walk, its words
+            listing = [(_rel(ledger, path), None) for path in _yaml_files(ledger, CLAIMS_DIR)]
+        now = time.time_ns()
+        for rel, info in listing:
+            raw: bytes | None = None
+            known = None
+            if info is not None:
+                identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+                known = self.old_files.get(rel)
+                if known is not None and tuple(known[:5]) != identity:
+                    known = None
+            if known is not None:
+                digest = known[5]
+            else:
+                path = self.root / rel
+                self.records_read += 1
+                try:
+                    raw = read_plain_file(path, MAX_RECORD_BYTES)
+                except LedgerError:
+                    _load_claim(ledger, path)  # refused again there, with its place
+                    continue
+                digest = _digest(b"claim", _b(rel), raw)
+            if info is not None and now - max(info.st_ctime_ns, info.st_mtime_ns) > RACY_NS:
+                self.new_pack["files"][rel] = (*identity, digest)
             entry = self.old_claims.get(digest)
             claim = None
             if entry is not None and entry[0] == rel[len(CLAIMS_DIR) + 1:].rsplit(".", 1)[0]:  # the id its path gives
                 claim_id, uses, reads = entry[0], entry[1], entry[2]
             else:  # new bytes, or a record that sets its own id: read
-                claim = _load_claim(ledger, path, raw)
+                raw = raw if raw is not None else self.read_again(rel, digest)
+                claim = _load_claim(ledger, self.root / rel, raw)
                 if claim is None:
                     continue
                 claim_id = claim.id
@@ -317,9 +357,21 @@ class _Warm:
                                      | {ref.split("#", 1)[0] for ref in claim.cites}))
             if claim_id in records:
                 raise _Cold(f"two records give the claim id {claim_id!r}")
-            records[claim_id] = _Record(digest=digest, path=path, raw=raw, claim_id=claim_id, uses=uses, reads=reads,
-                                        entry=entry, claim=claim)
+            records[claim_id] = _Record(digest=digest, rel=rel, raw=raw, claim_id=claim_id, uses=uses, reads=reads,
+                                        entry=entry, claim=claim, links=entry[5] if entry is not None else ((), ()))
         return records
+
+    def read_again(self, rel: str, digest: bytes) -> bytes:
+        """A record not read this run because its file identity was known: its bytes, which must still
+        hash to what its key was made from (or the run starts again cold)."""
+        self.records_read += 1
+        try:
+            raw = read_plain_file(self.root / rel, MAX_RECORD_BYTES)
+        except LedgerError as exc:
+            raise _Cold(f"{rel} changed during the run ({exc})") from None
+        if _digest(b"claim", _b(rel), raw) != digest:
+            raise _Cold(f"{rel} changed during the run")
+        return raw
 
     def keys(self, records: dict[str, _Record], measured: dict[str, list[str]]) -> list[str]:
         """Each record's key, in dependency order (the order returned); None on a cycle or above one."""
@@ -364,6 +416,37 @@ class _Warm:
         assert record.entry is not None
         result, form = loads(record.entry[4])
         return result, (_value(form) if value_needed else None)
+
+
+def _plain_records(root: Path) -> list[tuple[str, os.stat_result]] | None:
+    """The claim records under ``root/claims`` as (path from the root, lstat), in the order of the
+    loader's walk (``loader._yaml_files``), when every entry there is a plain folder or file: None
+    when anything is a link, a pipe or unreadable, which that walk reports in its own words."""
+    if (root / CLAIMS_DIR).is_symlink():
+        return None
+    found: list[tuple[str, os.stat_result]] = []
+    pending = [CLAIMS_DIR]
+    try:
+        while pending:
+            here = pending.pop()
+            folders = []
+            for entry in sorted(os.scandir(root / here), key=lambda e: e.name):
+                rel = f"{here}/{entry.name}"
+                if entry.is_symlink():
+                    return None
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(rel)
+                elif entry.is_file(follow_symlinks=False):
+                    dot = entry.name.rfind(".")  # pathlib's suffix: not a leading dot, not a trailing one
+                    if 0 < dot < len(entry.name) - 1 and entry.name[dot:] in RECORD_SUFFIXES:
+                        found.append((rel, entry.stat(follow_symlinks=False)))
+                else:
+                    return None
+            pending.extend(reversed(folders))
+    except OSError:
+        return None
+    found.sort(key=lambda item: item[0].split("/"))  # as the walk sorts its paths: part by part
+    return found
 
 
 def _read_snapshot(path: Path, name: str, fmt: str) -> Snapshot:

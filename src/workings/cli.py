@@ -24,7 +24,7 @@ from . import safetext
 from .errors import LedgerError
 
 if TYPE_CHECKING:
-    from .report import Report
+    from .written import Verified
 
 EXIT_CODES = ("Exit codes: 0 all good, 1 a figure drifted, 2 the input could not be used (2 wins), "
               "70 a bug in workings.")
@@ -90,18 +90,24 @@ def _verify(root: Path):
         sys.exit(2)
 
 
-def _verify_cached(root: Path) -> tuple[Report, list[str]]:
-    """The Report through verify's cache (``workings.cache``), and the lines that say what the cache
-    did (for stderr: stdout and the report files stay a cold run's, byte for byte)."""
+def _verify_cold(root: Path) -> Verified:
+    from .written import Verified
+
+    return Verified.of(_verify(root))
+
+
+def _verify_cached(root: Path) -> tuple[Verified, list[str]]:
+    """What verify writes, through its cache (``workings.cache``), and the lines that say what the
+    cache did (for stderr: stdout and the report files stay a cold run's, byte for byte)."""
     from .cache import verify as verify_cached
     from .cachestore import CacheRefused, Store, disabled_by_env
 
     if disabled_by_env():
-        return _verify(root), []
+        return _verify_cold(root), []
     try:
         store = Store.for_root(root)
     except CacheRefused as exc:
-        return _verify(root), [f"cache: not used: {exc}"]
+        return _verify_cold(root), [f"cache: not used: {exc}"]
     try:
         report, stats = verify_cached(root, store)
     except LedgerError as exc:
@@ -129,12 +135,12 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
     from .gcpause import frozen, frozen_at_exit
 
     frozen_at_exit()  # the interpreter's last collection would rescan the whole report for nothing
-    report, said = _verify_cached(root) if not no_cache else (_verify(root), [])
+    report, said = _verify_cached(root) if not no_cache else (_verify_cold(root), [])
     with frozen():  # the report's many small objects are never garbage: no collection rescans them
         _verify_outputs(root, report, said, json_path, junit_path, quiet)
 
 
-def _verify_outputs(root: Path, report: Report, said: list[str], json_path: Path | None, junit_path: Path | None,
+def _verify_outputs(root: Path, report: Verified, said: list[str], json_path: Path | None, junit_path: Path | None,
                     quiet: bool) -> None:
     from . import atomic, outputs
 

@@ -20,7 +20,7 @@ from .compare import compare_figure
 from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number, read_figure
-from .loader import Ledger
+from .loader import BadRecord, Ledger
 from .models import GRADES, Claim, Erratum, Input
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
 from .sources import number_value
@@ -79,13 +79,7 @@ def report_of(ledger: Ledger, done: _Done) -> Report:
     for claim_id, (result, _) in done.items():
         claims.append(_with_links(result, ledger, upstream[claim_id], sorted(used_by.get(claim_id, ())),
                                   measured.get(claim_id, ())))
-    for bad in ledger.bad_claims:
-        first = bad.problems[0] if bad.problems else None
-        claims.append(ClaimResult(
-            id=bad.id, group=bad.id.split("/", 1)[0] if "/" in bad.id else "", file=bad.file,
-            line=first.line if first else 0, said=None, label=None, figure=None, check=None, status="error",
-            reason=f"the record is invalid: {first.key + ': ' if first and first.key else ''}{first.message if first else ''}",
-            messages=tuple(Message(kind="error", text=p.message, file=p.file, line=p.line, key=p.key) for p in bad.problems)))
+    claims.extend(bad_result(bad) for bad in ledger.bad_claims)
     claims.sort(key=lambda c: c.id)
     sources = _sources(ledger, claims)
     problems = list(ledger.problems)
@@ -94,6 +88,16 @@ def report_of(ledger: Ledger, done: _Done) -> Report:
             problems.append(Problem(file=f"ledger/measurements/{m.filename}", line=1, key="claim",
                                     message=f"no claim {m.claim!r} in claims/ (renamed or removed?)"))
     return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(problems)))
+
+
+def bad_result(bad: BadRecord) -> ClaimResult:
+    """An invalid record's place in the report: an ``error`` claim with the record's problems."""
+    first = bad.problems[0] if bad.problems else None
+    return ClaimResult(
+        id=bad.id, group=bad.id.split("/", 1)[0] if "/" in bad.id else "", file=bad.file,
+        line=first.line if first else 0, said=None, label=None, figure=None, check=None, status="error",
+        reason=f"the record is invalid: {first.key + ': ' if first and first.key else ''}{first.message if first else ''}",
+        messages=tuple(Message(kind="error", text=p.message, file=p.file, line=p.line, key=p.key) for p in bad.problems))
 
 
 def _evaluate_contained(ledger: Ledger, claim: Claim, done: _Done,
@@ -497,7 +501,9 @@ def _upstream_sources(done: _Done) -> dict[str, frozenset[str]]:
     return found
 
 
-def _sources(ledger: Ledger, claims: list[ClaimResult]) -> list[SourceResult]:
+def _sources(ledger: Ledger, claims: Sequence[Any]) -> list[SourceResult]:
+    """Every source's result, with the claims resting on it (each claim: anything with an ``id``
+    and ``sources``, a ClaimResult or what a warm run keeps of one)."""
     cited = defaultdict(set)
     for claim in claims:
         for source in claim.sources:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -230,15 +230,7 @@ class Report:
 
     @property
     def summary(self) -> dict[str, Any]:
-        counts = {status: 0 for status in STATUSES}
-        for claim in self.claims:
-            counts[claim.status] += 1
-        counts["total"] = len(self.claims)
-        counts["problems"] = len(self.problems)
-        by_basis = {basis: 0 for basis in BASES}
-        for claim in self.claims:
-            by_basis[claim.basis] += 1
-        return {**counts, "basis": by_basis}
+        return summary_of(self.claims, len(self.problems))
 
     @property
     def contradicted(self) -> list[tuple[ClaimResult, Beside]]:
@@ -277,6 +269,19 @@ class Report:
                 "claims": (c.to_dict() for c in self.claims),
                 "sources": (s.to_dict() for s in self.sources),
                 "problems": (p.to_dict() for p in self.problems)}
+
+
+def summary_of(claims: Sequence[Any], problems: int) -> dict[str, Any]:
+    """The report's ``summary``: claims by status and by basis (each claim anything with a ``status``
+    and a ``basis``: a ClaimResult, or its share of the outputs in ``workings.written``)."""
+    counts = {status: 0 for status in STATUSES}
+    by_basis = {basis: 0 for basis in BASES}
+    for claim in claims:
+        counts[claim.status] += 1
+        by_basis[claim.basis] += 1
+    counts["total"] = len(claims)
+    counts["problems"] = problems
+    return {**counts, "basis": by_basis}
 
 
 def json_number(value: Fraction) -> int | float:
