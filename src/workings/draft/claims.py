@@ -83,7 +83,8 @@ class Claims:
             for group in self._posting.get(word, ()):
                 counts[group] += 1
         positions = sorted(p for group, n in counts.items() if n >= share * len(group) - 1e-9 for p in self._groups[group])
-        return [self.view(p) for p in positions if identity.may_be_same(shape, self._texts[p])]
+        could_be = identity.could_be(shape)
+        return [self.view(p) for p in positions if could_be(self._texts[p])]
 
     def marked(self, claim_id: str) -> match.ClaimView | None:
         """The claim a marker names, seen in its own sentence (None: no such claim with a sentence)."""

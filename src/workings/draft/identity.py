@@ -147,33 +147,48 @@ def same(draft: Shape, said: Shape) -> bool:
 def may_be_same(draft: Shape, said: str) -> bool:
     """False only where ``same(draft, shape(said, spans))`` is false whatever figures the finder
     finds in ``said``: a test needing no finder run, so that a draft is held against the few claims
-    that could be its sentence's before any claim is read in full.
+    that could be its sentence's before any claim is read in full. (``could_be(draft)`` is this
+    test with ``draft`` fixed, for holding one sentence against many.)
 
     The same sentence, or the draft's inside ``said``: every word of the draft's (each a token of
     ``said``'s shape) is in ``said``'s text. ``said`` inside the draft's: ``said``'s shape holds
     ``MIN_WORDS`` words, each a word of the draft's; a word of ``said`` that no figure touches is
     such a word as written, and each of ``said``'s figures (no more than the draft has) cuts at
     most two words into pieces that might be, each piece inside the word it was cut from."""
-    lowered = said.lower()
-    if "ς" in lowered:  # final sigma: lower-casing a piece may differ from the whole; no shortcut
-        return True
-    flat = lowered.replace(",", "")
-    words = [t for t in draft.tokens if t != "#"]
-    if all(t in lowered or t in flat for t in words):
-        return True
-    known = set(words)
-    tokens = []
-    for match in _TOKEN.finditer(said):  # link targets kept: counting more words only keeps more claims
-        word = match.group()
-        if (lowered := word.lower()) not in _DROP:
-            tokens.append(word.replace(",", "") if _NUMBERISH.fullmatch(word) else lowered)
-    inside = sum(t in known for t in tokens)
+    return could_be(draft)(said)
+
+
+def could_be(draft: Shape):
+    """``may_be_same(draft, said)`` as a function of ``said``, what depends on ``draft`` worked out once."""
+    words = tuple(t for t in draft.tokens if t != "#")
+    known = frozenset(words)
     cuts = 2 * (len(draft.tokens) - len(words))  # each of said's figures (no more than the draft's) cuts two
-    if inside >= MIN_WORDS or inside + cuts < MIN_WORDS:
-        return inside >= MIN_WORDS
-    # a piece of a cut word is a word of the draft's inside it
-    pieces = sum(2 for t in tokens if any(k != t and k in t for k in known))
-    return inside + min(cuts, pieces) >= MIN_WORDS
+    findall, numberish = _TOKEN.findall, _NUMBERISH.fullmatch
+
+    def test(said: str) -> bool:
+        lowered = said.lower()
+        if "ς" in lowered:  # final sigma: lower-casing a piece may differ from the whole; no shortcut
+            return True
+        flat = lowered.replace(",", "")
+        for t in words:
+            if t not in lowered and t not in flat:
+                break
+        else:
+            return True
+        # link targets kept: counting more words only keeps more claims
+        tokens = [word.replace(",", "") if word[0].isdecimal() and numberish(word) else low
+                  for word in findall(said) if (low := word.lower()) not in _DROP]
+        inside = 0
+        for t in tokens:
+            if t in known:
+                inside += 1
+        if inside >= MIN_WORDS or inside + cuts < MIN_WORDS:
+            return inside >= MIN_WORDS
+        # a piece of a cut word is a word of the draft's inside it
+        pieces = sum(2 for t in tokens if any(k != t and k in t for k in known))
+        return inside + min(cuts, pieces) >= MIN_WORDS
+
+    return test
 
 
 def spans_in(text: str, figures) -> list[tuple[int, int]]:

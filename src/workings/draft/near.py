@@ -27,8 +27,8 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import loader as records
 from ..engine import evaluate_ledger
@@ -44,16 +44,22 @@ from .finder import Figure, Found
 from .identity import Marker
 
 _TOP_LINE = re.compile(r"\n(?=[^ #\n])")
-_KEY_LINE = re.compile(r"([a-z_]+):(?: ([^\n]*))?(?:\n|\Z)")
 _READ = ("said", "also_said", "figure")
 _ITEM_LINE = re.compile(r"( +)- (.*)")
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
-_OTHER_BREAKS = ("\x85", "\u2028", "\u2029", "\ufeff")  # line breaks to YAML 1.1; a byte-order mark
+# In UTF-8, line breaks to YAML 1.1 (U+0085, U+2028, U+2029) and a byte-order mark (U+FEFF)
+_OTHER_BREAKS = tuple(c.encode() for c in ("\x85", "\u2028", "\u2029", "\ufeff"))
+# Each top-level line (one that starts with none of space, "#", newline): its key when the line is
+# "key:" or "key: value", else "".
+_TOP_KEY = re.compile(r"\n(?:([a-z_]+):(?=[ \n]|\Z)|[^ #\n])")  # searched in "\n" and the text
+_NOT_TOP = ("", " ", "#", "\n")
+_SAID, _ALSO_SAID, _FIGURE = (re.compile(rf"\n{key}:(?: ([^\n]*))?(?:\n|\Z)") for key in _READ)
+# The same key line followed at once by another top-level line or the end: nothing below it
+_SAID_ALONE, _FIGURE_ALONE = (re.compile(rf"\n{key}:(?: ([^\n]*))?(?=\n[^ #\n]|\n?\Z)") for key in ("said", "figure"))
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A claim record as its bytes say, unparsed."""
+class Entry(NamedTuple):
+    """A claim record as its bytes say, unparsed (a tuple: 10,000 are made in a scan)."""
 
     path: str                        # the record's path as the walk gives it (a Path only when loaded)
     id: str                          # the id its path gives
@@ -78,37 +84,30 @@ def scan(root: Path) -> list[Entry]:
 
 def _plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:
     """(said and also_said, figure) of a record in the plain form; None for any other form."""
-    if b"\\" in raw or b"\r" in raw or b"\t" in raw:
+    if b"\\" in raw or b"\r" in raw or b"\t" in raw:  # escapes, CR, tabs
+        return None
+    if not raw.isascii() and any(seq in raw for seq in _OTHER_BREAKS):
         return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if any(c in text for c in _OTHER_BREAKS):
+    # top-level blocks: a "key: value" line, then its indented, comment and blank lines; each
+    # top-level line gives its key, or "" when it is not "key: value"
+    text = "\n" + text
+    keys = _TOP_KEY.findall(text)
+    if "" in keys or "id" in keys or len(set(keys)) != len(keys):
+        return None  # not "key: value", a key twice, or an id the path does not give
+    if text[1:2] in _NOT_TOP and any(line.strip() and line[0] != "#" for line in _preamble(text).split("\n")):
         return None
-    # top-level blocks: a "key: value" line, then its indented, comment and blank lines
-    preamble, *blocks = _TOP_LINE.split("\n" + text)
-    if any(line.strip() and line[0] != "#" for line in preamble.split("\n")):
-        return None
-    fields: dict[str, tuple[str | None, list[str]]] = {}
-    seen = set()
-    for block in blocks:
-        m = _KEY_LINE.match(block)
-        if m is None or m.group(1) in seen or m.group(1) == "id":
-            return None  # not "key: value", a key twice, or an id the path does not give
-        seen.add(m.group(1))
-        if m.group(1) in _READ:
-            rest = block[m.end():]
-            fields[m.group(1)] = (m.group(2), [line for line in rest.split("\n") if line.strip() and line[0] != "#"]
-                                  if rest else [])
-    if "said" not in fields:
+    if "said" not in keys:
         return (), None  # no sentence: no draft sentence is this record's (if valid at all)
-    said = _one_line(*fields["said"])
+    said = _one_line(*_field(text, _SAID, _SAID_ALONE))
     if said is None:
         return None
     also: list[str] = []
-    if "also_said" in fields:
-        value, lines = fields["also_said"]
+    if "also_said" in keys:
+        value, lines = _field(text, _ALSO_SAID)
         if value is not None and (value.strip(" ") != "[]" or lines):
             return None
         indent = None
@@ -120,11 +119,31 @@ def _plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:
             indent = m.group(1)
             also.append(item)
     figure = None
-    if "figure" in fields:
-        figure = _one_line(*fields["figure"])
+    if "figure" in keys:
+        figure = _one_line(*_field(text, _FIGURE, _FIGURE_ALONE))
         if figure is None:
             return None
     return (said, *also), figure
+
+
+def _preamble(text: str) -> str:
+    """The lines before the first top-level line (of ``text``: "\\n" and the record's)."""
+    first = _TOP_LINE.search(text)
+    return text if first is None else text[:first.start()]
+
+
+def _field(text: str, key: re.Pattern, alone: re.Pattern | None = None) -> tuple[str | None, list[str]]:
+    """A top-level key's value on its own line, and the lines of its block below that are neither
+    blank nor comments (what YAML would read as more of the value); ``text`` is "\\n" and the record's."""
+    if alone is not None and (m := alone.search(text)) is not None:
+        return m.group(1), []
+    m = key.search(text)
+    if m is None:  # not seen: the caller saw the key among the top-level lines; parse the record
+        return None, []
+    end = m.end()
+    following = _TOP_LINE.search(text, end - 1) if end and text[end - 1] == "\n" else None
+    rest = text[end:following.start() if following is not None else len(text)]
+    return m.group(1), [line for line in rest.split("\n") if line.strip() and line[0] != "#"] if rest else []
 
 
 def _one_line(value: str | None, following: list[str]) -> str | None:
@@ -234,10 +253,10 @@ def _aligned(entries: list[Entry], found: Found) -> set[str]:
         for word in match.words(sentence):
             for words in posting.get(word, ()):
                 counts[words] += 1
-        shape = shapes(sentence)
+        could_be = identity.could_be(shapes(sentence))
         for words, n in counts.items():
             if n >= ALIGN * len(words) - 1e-9:
-                out.update(path for path, text in groups[words] if identity.may_be_same(shape, text))
+                out.update(path for path, text in groups[words] if could_be(text))
     return out
 
 
