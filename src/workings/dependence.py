@@ -112,17 +112,34 @@ def _modular(steps, fast: dict, inputs, outputs) -> set:
     trees = [tree.body for _, tree in steps] + [o.body for o in outputs if not isinstance(o, str)]
     if not all(_plain(tree) for tree in trees):
         return set()
+    # each step compiled once, with the names it reads; a trial starts from the base run's values and
+    # evaluates again only the steps that (through earlier steps) read the perturbed input: what
+    # the whole run did, without building each trial's values from the inputs up
+    compiled = [(name, _compiled_mod(tree.body), expr.names(tree)) for name, tree in steps]
+    named = set()
+    for name, _, reads in reversed(compiled):  # a step reading its own or a later step's name reads a
+        named.add(name)                          # unit there (or fails): left to the exact runs
+        if not reads.isdisjoint(named):
+            return set()
+    last = outputs[0] if len(outputs) == 1 and isinstance(outputs[0], str) else None
     try:
-        env = {name: _mod(value) for name, value in fast.items()}
-        base = _run_mod(steps, env, None)
-        reference = _outputs_mod(outputs, base)
+        base = _ModValues({name: _mod(value) for name, value in fast.items()})
+        for name, run, _ in compiled:
+            base[name] = run(base)
+        reference = base[last] if last is not None else _outputs_mod(outputs, base)
     except ZeroDivisionError:
         return set()
     found = set()
     for name in inputs:
+        values = _ModValues(base)
+        values[name] = (base[name] * 2 + 1) % _P
+        dirty = {name}
         try:
-            trial = _run_mod(steps, {**env, name: (env[name] * 2 + 1) % _P}, (name, base))
-            if _outputs_mod(outputs, trial) != reference:
+            for step, run, reads in compiled:
+                if not reads.isdisjoint(dirty):
+                    values[step] = run(values)
+                    dirty.add(step)
+            if (values[last] if last is not None else _outputs_mod(outputs, values)) != reference:
                 found.add(name)
         except ZeroDivisionError:
             continue  # decided exactly
@@ -150,32 +167,29 @@ _PLAIN: dict = {}
 
 
 def _mod(value: Fraction) -> int:
-    if value.denominator % _P == 0:
+    denominator = value.denominator
+    if denominator == 1:  # a whole number: no inverse to find
+        return value.numerator % _P
+    if denominator % _P == 0:
         raise ZeroDivisionError
-    return value.numerator * pow(value.denominator, -1, _P) % _P
-
-
-def _run_mod(steps, env: dict, changed):
-    values = dict(env)
-    dirty = {changed[0]} if changed else None
-    for name, tree in steps:
-        if dirty is not None and expr.names(tree).isdisjoint(dirty):
-            values[name] = changed[1][name]
-            continue
-        values[name] = _compiled_mod(tree.body)(values)
-        if dirty is not None:
-            dirty.add(name)
-    return values
+    return value.numerator * pow(denominator, -1, _P) % _P
 
 
 def _outputs_mod(outputs, values) -> tuple:
     return tuple(values[o] if isinstance(o, str) else _compiled_mod(o.body)(values) for o in outputs)
 
 
-def _eval_mod(node, values) -> int:
-    """The value of a plain (``_plain``) expression modulo ``_P``; ZeroDivisionError where a divisor
-    (or a base raised to a negative power) is a multiple of ``_P``."""
-    return _compiled_mod(node)(values)
+class _ModValues(dict):
+    """The values of a modular run (ints, by name); a name that is none of them is a unit, whose size
+    modulo ``_P`` is found on first use (as the exact runs read a unit's size)."""
+
+    def __missing__(self, name: str) -> int:
+        return _unit_mod(name)
+
+
+@functools.cache
+def _unit_mod(name: str) -> int:
+    return _mod(_unit_size(name))
 
 
 def _compiled_mod(node) -> Callable[[dict], int]:
@@ -202,17 +216,7 @@ def _compile_mod(node) -> Callable[[dict], int]:
             return constant  # raised when evaluated, as the walk did
         return lambda values: fixed
     if isinstance(node, ast.Name):
-        name = node.id
-        unit: list[int] = []  # a unit's size modulo _P, found on first use
-
-        def lookup(values):
-            value = values.get(name)  # (values hold ints, never None)
-            if value is not None:
-                return value
-            if not unit:
-                unit.append(_mod(_unit_size(name)))
-            return unit[0]
-        return lookup
+        return operator.itemgetter(node.id)  # a C call; a unit's name is found by _ModValues.__missing__
     if isinstance(node, ast.UnaryOp):
         operand = _compile_mod(node.operand)
         if isinstance(node.op, ast.USub):
@@ -272,12 +276,23 @@ def restates(steps, env: dict, name: str, output, value=None) -> bool:
 
 def _magnitude(value) -> Fraction:
     if units.is_quantity(value):
-        magnitude = value.magnitude
+        magnitude = value._magnitude
         if type(magnitude) is not Fraction:
             magnitude = Fraction(magnitude)
-        size = _size(value._units)
+        container = value._units
+        known = _SIZES.get(id(container))  # by identity first: pint's hash of a unit is Python code
+        if known is not None and known[0] is container:
+            size = known[1]
+        else:
+            size = _size(container)
+            if len(_SIZES) >= 1024:
+                _SIZES.clear()
+            _SIZES[id(container)] = (container, size)  # held: its id stays its own while it is here
         return magnitude if size == 1 else magnitude * size
     return value if type(value) is Fraction else Fraction(value)
+
+
+_SIZES: dict[int, tuple[Any, Fraction]] = {}
 
 
 @functools.lru_cache(maxsize=1024)

@@ -449,19 +449,22 @@ def _quantity(value: units.Value) -> Quantity:
     """``value`` for display; once per distinct (magnitude, unit): a ledger shows the same inputs and
     steps in many claims, and the Quantity is frozen, so they share one object."""
     magnitude, unit = (value._magnitude, value._units) if units.is_quantity(value) else (value, None)
-    # whole numbers as the key, not the Fraction: hashing and comparing one is Python code
-    key = (magnitude.numerator, magnitude.denominator, unit) if type(magnitude) is Fraction else (magnitude, unit)
-    shown = _SHOWN.get(key)
-    if shown is None:
-        magnitude, unit = units.display_form(value)
-        shown = Quantity(value=magnitude, unit=unit, display=f"{format_number(magnitude)} {unit}".strip())
-        if len(_SHOWN) > 100_000:
-            _SHOWN.clear()
-        _SHOWN[key] = shown
+    # whole numbers as the key, not the Fraction, and the unit by identity: hashing and comparing a
+    # Fraction or a pint unit is Python code (the unit is held beside the result, so its id stays its own)
+    key = (magnitude.numerator, magnitude.denominator, id(unit)) if type(magnitude) is Fraction \
+        else (magnitude, id(unit))
+    known = _SHOWN.get(key)
+    if known is not None and known[0] is unit:
+        return known[1]
+    magnitude, label = units.display_form(value)
+    shown = Quantity(value=magnitude, unit=label, display=f"{format_number(magnitude)} {label}".strip())
+    if len(_SHOWN) > 100_000:
+        _SHOWN.clear()
+    _SHOWN[key] = (unit, shown)
     return shown
 
 
-_SHOWN: dict[tuple[Any, ...], Quantity] = {}
+_SHOWN: dict[tuple[Any, ...], tuple[Any, Quantity]] = {}
 
 
 def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple[str | int, ...] = ()) -> ClaimResult:

@@ -284,9 +284,14 @@ def source_text(node: ast.AST) -> str:
 
 def _bounded(value):
     if units.is_quantity(value):
-        if not _powers_bounded(value._units):
-            raise ExpressionError(f"a unit is raised beyond the power {MAX_UNIT_POWER}")
-        magnitude = value.magnitude
+        container = value._units
+        if _BOUNDED.get(id(container)) is not container:  # pint's hash of a container is Python code
+            if not _powers_bounded(container):
+                raise ExpressionError(f"a unit is raised beyond the power {MAX_UNIT_POWER}")
+            if len(_BOUNDED) >= 4096:
+                _BOUNDED.clear()
+            _BOUNDED[id(container)] = container  # held: its id stays its own while it is here
+        magnitude = value._magnitude
     else:
         magnitude = value
     if type(magnitude) is not Fraction:
@@ -300,3 +305,6 @@ def _bounded(value):
 def _powers_bounded(container) -> bool:
     """Whether every power of a unit (a pint UnitsContainer) is within MAX_UNIT_POWER; once per unit."""
     return all(abs(p) <= MAX_UNIT_POWER for p in container.values())
+
+
+_BOUNDED: dict[int, object] = {}  # id -> a container found within bounds, by identity

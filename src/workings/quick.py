@@ -52,7 +52,7 @@ def binary(op: type[ast.operator], a, b):
             return make(a._magnitude * b if mul else a._magnitude / b, a._units)
         if ta is Fraction and tb is cls and type(b._magnitude) is Fraction:
             return make(a * b._magnitude, b._units) if mul else make(a / b._magnitude, _inverse(b._units))
-    elif (op is ast.Add or op is ast.Sub) and ta is cls and tb is cls and a._units == b._units \
+    elif (op is ast.Add or op is ast.Sub) and ta is cls and tb is cls and (a._units is b._units or a._units == b._units) \
             and type(a._magnitude) is Fraction and type(b._magnitude) is Fraction:
         return make(a._magnitude + b._magnitude if op is ast.Add else a._magnitude - b._magnitude, a._units)
     return _SLOW[op](a, b)

@@ -56,6 +56,7 @@ _PLAIN_WORDS = frozenset("The A An At In On Of For With By That This These Those
                          "Was Are Were Now Then Here There We You They He She One Two Both Another Still Yet".split())
 _AFTER = re.compile(r"(?:st|nd|rd|th)\b|[\-/–]\d|\s*+[\])]|\s*+(?:min|minute)s?\s++read")
 _ANYWHERE = ("`", "://", "www.", "<!--", "](")
+_ANYWHERE_FOUND = re.compile("|".join(map(re.escape, _ANYWHERE)))  # one search, not one per mark
 _MARKS = frozenset("#[/-–")
 _UNGROUPED = re.compile(r"[,\u00a0\u202f\u2009 ]")
 _ARXIV = re.compile(r"\d{4}\.\d{4,5}")
@@ -84,7 +85,7 @@ def missing(sentence: str, figure: Figure, *, rounded: bool = False) -> str | No
 def _at_once(text: str, figure: Figure) -> bool:
     """The figure's digits, standing alone in the sentence: the common case, without the finder."""
     plain = figure.number.replace(",", "").lstrip("+-−")
-    if plain not in _UNGROUPED.sub("", text) or any(mark in text for mark in _ANYWHERE):
+    if plain not in _UNGROUPED.sub("", text) or _ANYWHERE_FOUND.search(text):
         return False
     for match in DIGITS.finditer(text):
         start, end = match.span()

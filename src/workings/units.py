@@ -110,6 +110,7 @@ def _power_message(text: str) -> str:
             f"{MAX_UNIT_POWER} (B^2, B**2), written once")
 
 
+@functools.lru_cache(maxsize=16384)  # a figure's text is read again by each record printing it (frozen: shared)
 def read_quantity(text: str, *, printed: bool = False) -> Figure:
     """A number then a unit, as a record writes it (a figure, a literal input, a declared value, an
     erratum's recomputed value): the ``figures.Figure``, its unit parsed here so that the cap on powers

@@ -31,6 +31,9 @@ class Checker:
             what = "an empty value" if value is None else f"a {type(value).__name__}"
             self.problem(path, f"expected a mapping of keys, got {what}")
             return {}
+        keys = value.keys()
+        if keys <= allowed and keys >= required:  # every key known (so text) and every required one there
+            return dict(value)
         for key in value:
             if isinstance(key, bool):
                 self.problem(path, f"a key was read by YAML as the boolean {key} (yes/no/on/off are booleans "

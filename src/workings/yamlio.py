@@ -53,13 +53,10 @@ class _Loader(_Base):
             _TAGS[key] = tag
         return tag
 
-    def descend_resolver(self, current_node, current_index):
-        if self.yaml_path_resolvers:  # pragma: no cover - none is ever registered here
-            super().descend_resolver(current_node, current_index)
-
-    def ascend_resolver(self):
-        if self.yaml_path_resolvers:  # pragma: no cover
-            super().ascend_resolver()
+    # Descending and ascending track nothing here, so each is a builtin that does nothing with its
+    # arguments, not a Python method: the C composer calls both for every node.
+    descend_resolver = slice  # type: ignore[assignment]  # (current_node, current_index) -> a discarded slice
+    ascend_resolver = tuple  # type: ignore[assignment]  # () -> a discarded empty tuple
 
 
 _TAGS: dict = {}
