@@ -327,10 +327,11 @@ class _Warm:
             if info is not None:
                 identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
                 known = self.old_files.get(rel)
-                if known is not None and tuple(known[:5]) != identity:
+                if known is not None and known[:5] != identity:
                     known = None
             if known is not None:
                 digest = known[5]
+                self.new_pack["files"][rel] = known  # the same entry: the same identity, still old enough
             else:
                 path = self.root / rel
                 self.records_read += 1
@@ -340,8 +341,8 @@ class _Warm:
                     _load_claim(ledger, path)  # refused again there, with its place
                     continue
                 digest = _digest(b"claim", _b(rel), raw)
-            if info is not None and now - max(info.st_ctime_ns, info.st_mtime_ns) > RACY_NS:
-                self.new_pack["files"][rel] = (*identity, digest)
+                if info is not None and now - max(info.st_ctime_ns, info.st_mtime_ns) > RACY_NS:
+                    self.new_pack["files"][rel] = (*identity, digest)
             entry = self.old_claims.get(digest)
             claim = None
             if entry is not None and entry[0] == rel[len(CLAIMS_DIR) + 1:].rsplit(".", 1)[0]:  # the id its path gives

@@ -31,7 +31,7 @@ class _Cited:
     """What ``engine._sources`` reads of a claim to list who cites each source."""
 
     id: str
-    sources: tuple[str, ...]
+    sources: frozenset[str]
 
 
 def own_sources(result: ClaimResult) -> tuple[str, ...]:
@@ -54,25 +54,31 @@ def shares(warm: _Warm, records: dict[str, _Record], order: Sequence[str], done:
             for used in record.links[0]:
                 used_by.setdefault(used, set()).add(record.claim_id)
     upstream: dict[str, frozenset[str]] = {}
+    same: dict[frozenset[str], frozenset[str]] = {}  # one object per set: the claims of a chain share it
     for claim_id in order:  # dependency order: as engine._upstream_sources, each edge once
         uses, own = records[claim_id].links
         found = set(own)
         for dep in uses:
             if dep in upstream:
                 found |= upstream[dep]
-        upstream[claim_id] = frozenset(found)
+        rests_on = frozenset(found)
+        upstream[claim_id] = same.setdefault(rests_on, rests_on)
     beside: dict[str, list[Any]] = {}
     for m in ledger.measurements:
         beside.setdefault(m.claim, []).append(m)
     grades = {source_id: source.grade for source_id, source in ledger.sources.items()}
+    rests: dict[frozenset[str], tuple[tuple[str, ...], str | None]] = {}  # sources, sorted, and their least grade
     kept = warm.new_pack["claims"]
     made: list[tuple[str, Piece, ClaimResult | None]] = []  # with the whole result, when made this run
     for claim_id in order:
         record = records[claim_id]
         users = tuple(sorted(used_by.get(claim_id, ())))
-        sources = tuple(sorted(upstream[claim_id]))
-        known = [grades[s] for s in sources if s in grades]
-        links = (users, sources, max(known, key=GRADES.index) if known else None)
+        rest = rests.get(upstream[claim_id])
+        if rest is None:  # claims of one chain rest on the same sources: sorted and graded once
+            sources = tuple(sorted(upstream[claim_id]))
+            known = [grades[s] for s in sources if s in grades]
+            rest = rests[upstream[claim_id]] = (sources, max(known, key=GRADES.index) if known else None)
+        links = (users, *rest)
         entry = record.entry if claim_id not in ledger.claims else None  # its result reused: its entry holds
         if entry is not None and entry[6] == links:
             made.append((claim_id, Piece._make(entry[7]), None))
@@ -110,6 +116,6 @@ def shares(warm: _Warm, records: dict[str, _Record], order: Sequence[str], done:
         if m.claim not in records:
             problems.append(Problem(file=f"ledger/measurements/{m.filename}", line=1, key="claim",
                                     message=f"no claim {m.claim!r} in claims/ (renamed or removed?)"))
-    listed = _sources(ledger, [_Cited(claim_id, tuple(upstream.get(claim_id, ()))) for claim_id, _, _ in made])
+    listed = _sources(ledger, [_Cited(claim_id, upstream.get(claim_id, frozenset())) for claim_id, _, _ in made])
     return Verified(claims=[share for _, share, _ in made], sources=tuple(listed), problems=tuple(sorted(problems)),
                     notable=notable)

@@ -9,8 +9,10 @@ write would let it declare a drifted claim verified. So:
 - every pack is authenticated: HMAC-SHA256 over each of its segments and over the table of their
   MACs, with a 32-byte key made at random in ``<cache>/secret`` (mode 0600, in a 0700 folder) the
   first time; a pack where any MAC does not match (planted, tampered, truncated, made under another
-  key) is ignored and rebuilt, with a one-line note. The claims are kept in SHARDS segments, so a
-  write pickles and authenticates again only the segments whose entries changed;
+  key) is ignored and rebuilt, with a one-line note. The claims are kept in SHARDS shards, so a
+  write pickles and authenticates again only the shards whose entries changed; each shard is two
+  segments, its pickle and its raw bytes (the long bytes its entries hold: results, JSON lines), which
+  a read gives back as views of the pack's bytes, never copied;
 - even an authenticated pack is unpickled by a restricted unpickler that builds only the report's
   own record types (``_ALLOWED``), never an arbitrary callable;
 - it is written atomically (``atomic.write_bytes``): a reader sees the old pack or the new one. It can
@@ -56,10 +58,52 @@ _ALLOWED = {
 
 
 class _Restricted(pickle.Unpickler):
+    def __init__(self, file: Any, raw: memoryview | None = None):
+        super().__init__(file)
+        self.raw = raw  # a shard's raw segment: the long bytes its entries hold, by (offset, length)
+
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in _ALLOWED:
             raise pickle.UnpicklingError(f"the cache names {module}.{name}, which it may not build")
         return super().find_class(module, name)
+
+    def persistent_load(self, pid: Any) -> memoryview:
+        """Long bytes kept out of the pickle: a view of the raw segment (no copy)."""
+        if type(pid) is tuple and len(pid) == 2 and self.raw is not None:
+            at, size = pid
+            if type(at) is int and type(size) is int and 0 <= at and 0 <= size and at + size <= len(self.raw):
+                return self.raw[at:at + size]
+        raise pickle.UnpicklingError("the cache holds a reference it may not follow")
+
+
+RAW_MIN = 256  # bytes at least this long (a result, a JSON line) are kept in a shard's raw segment
+
+
+class _Sharder(pickle.Pickler):
+    """Pickles a shard with its long bytes (and any view of them) set aside, to be written after
+    it raw: reading a pack then makes one view of them each, never a copy."""
+
+    def __init__(self, file: Any):
+        super().__init__(file, protocol=5)
+        self.raw: list[bytes | memoryview] = []
+        self.size = 0
+
+    def persistent_id(self, obj: Any) -> tuple[int, int] | None:
+        kind = type(obj)
+        if kind is memoryview or (kind is bytes and len(obj) >= RAW_MIN):
+            at = self.size
+            self.raw.append(obj)
+            self.size += len(obj)
+            return (at, len(obj))
+        return None
+
+
+def dump_shard(shard: dict[Any, Any]) -> tuple[bytes, bytes]:
+    """A shard of claims as (its pickle, its raw bytes)."""
+    out = io.BytesIO()
+    sharder = _Sharder(out)
+    sharder.dump(shard)
+    return out.getvalue(), b"".join(sharder.raw)
 
 
 def loads(data: bytes) -> Any:
@@ -98,7 +142,7 @@ class Store:
     notes: list[str] = field(default_factory=list)  # one line each, for the user
     _key: bytes | None = None
     _refused: bool = False
-    _shards: dict[int, tuple[dict[Any, Any], tuple[memoryview, bytes]]] = field(default_factory=dict)
+    _shards: dict[int, tuple[dict[Any, Any], list[tuple[memoryview, bytes]]]] = field(default_factory=dict)
 
     @classmethod
     def for_root(cls, root: Path, folder: Path | None = None) -> Store:
@@ -143,23 +187,28 @@ class Store:
             return None
         try:
             stream = io.BytesIO(data)  # shares the bytes: each segment is unpickled where it lies
-            loaded = []
-            for start, payload, _ in segments:
+
+            def load(index: int, raw: memoryview | None = None) -> Any:
+                start, payload, _ = segments[index]
                 stream.seek(start)
-                loaded.append(_Restricted(stream).load())
+                value = _Restricted(stream, raw).load()
                 if stream.tell() != start + len(payload):
                     raise ValueError("a segment's pickle does not end where the segment does")
-            content = loaded[0]
-            if not isinstance(content, dict) or content.get(SHARDED) != len(loaded) - 1 \
-                    or not all(isinstance(shard, dict) for shard in loaded[1:]):
+                return value
+
+            content = load(0)
+            if not isinstance(content, dict) or content.get(SHARDED) != SHARDS or len(segments) != 1 + 2 * SHARDS:
                 raise ValueError("the pack's segments do not fit together")
+            loaded = [load(1 + 2 * i, segments[2 + 2 * i][1]) for i in range(SHARDS)]
+            if not all(isinstance(shard, dict) for shard in loaded):
+                raise ValueError("a shard of the pack is not a table")
         except Exception as exc:  # noqa: BLE001 - an authenticated pack that does not load is rebuilt, never fatal
             self.notes.append(f"cache {self.path} could not be loaded ({type(exc).__name__}); ignored and rebuilt")
             return None
         claims: dict[Any, Any] = {}
-        for index, shard in enumerate(loaded[1:]):
-            claims.update(shard)
-            self._shards[index] = (shard, segments[index + 1][1:])  # its bytes and MAC, written again unchanged
+        for index, shard in enumerate(loaded):
+            claims.update(shard)  # its two segments' bytes and MACs, written again if it is unchanged:
+            self._shards[index] = (shard, [segments[1 + 2 * index][1:], segments[2 + 2 * index][1:]])
         content = {k: v for k, v in content.items() if k != SHARDED}
         content[SHARDED] = claims
         _touch(self.path)
@@ -181,9 +230,9 @@ class Store:
         for index, shard in enumerate(shards):
             old = self._shards.get(index)
             if old is not None and old[0].keys() == shard.keys() and all(shard[k] is v for k, v in old[0].items()):
-                segments.append(old[1])
+                segments.extend(old[1])
             else:
-                segments.append(_seal(key, dumps(shard)))
+                segments.extend(_seal(key, part) for part in dump_shard(shard))
         try:
             _private_folder(self.path.parent)
             atomic.write_parts(self.path, _layout(key, segments))
@@ -228,9 +277,10 @@ def _mac(key: bytes, payload: bytes | memoryview) -> bytes:
 
 
 # A pack: MAGIC, the MAC of its table, the table (the number of segments, then each one's length and
-# MAC), then the segments: the first the pack's head (a pickled dict), then SHARDS of its claims. The
-# table's MAC covers every segment's MAC, and each of those its segment's bytes: a change anywhere is
-# seen, as with one MAC over the whole, and a segment that did not change keeps its MAC.
+# MAC), then the segments: the first the pack's head (a pickled dict), then for each of SHARDS shards
+# of its claims, the shard's pickle and its raw bytes. The table's MAC covers every segment's MAC, and
+# each of those its segment's bytes: a change anywhere is seen, as with one MAC over the whole, and a
+# segment that did not change keeps its MAC.
 def _seal(key: bytes, payload: bytes | memoryview) -> tuple[bytes | memoryview, bytes]:
     return payload, _mac(key, payload)
 
@@ -248,7 +298,8 @@ def pack_bytes(key: bytes, content: dict[str, Any]) -> bytes:
         shards[name[0] % SHARDS if name else 0][name] = entry
     head = {k: v for k, v in content.items() if k != SHARDED}
     head[SHARDED] = SHARDS
-    return b"".join(bytes(part) for part in _layout(key, [_seal(key, dumps(x)) for x in (head, *shards)]))
+    segments = [_seal(key, dumps(head))] + [_seal(key, part) for shard in shards for part in dump_shard(shard)]
+    return b"".join(bytes(part) for part in _layout(key, segments))
 
 
 def _open(key: bytes, data: bytes) -> list[tuple[int, memoryview, bytes]] | None:

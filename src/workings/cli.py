@@ -154,7 +154,7 @@ def _verify_outputs(root: Path, report: Verified, said: list[str], json_path: Pa
             atomic.check_inside(root, json_path, instead="--json PATH")
         if junit_path is None:
             junit_path = json_path.with_name("junit.xml")
-        atomic.write_lines(json_path, outputs.json_lines(report))
+        atomic.write_parts(json_path, outputs.json_parts(report))
         atomic.write_text(junit_path, outputs.junit(report))
     except (LedgerError, OSError) as exc:
         _error(exc)

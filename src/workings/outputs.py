@@ -13,7 +13,7 @@ from . import safetext
 from .report import BASES, FAILING, ClaimResult, Message, Report
 from .written import SYMBOL, Verified, disagreeing, disagreement, dump, escape, quoteattr, verified
 
-__all__ = ["SYMBOL", "to_json", "json_lines", "table", "summary_line", "basis_line", "junit", "escape", "quoteattr",
+__all__ = ["SYMBOL", "to_json", "json_lines", "json_parts", "table", "summary_line", "basis_line", "junit", "escape", "quoteattr",
            "root_first", "place", "github_annotations", "markdown_summary"]
 
 
@@ -25,33 +25,46 @@ def to_json(report: Report | Verified) -> str:
 
 
 def json_lines(report: Report | Verified) -> Iterator[str]:
-    """``to_json``'s text line by line, each with its newline, made as it is written: each claim's line
-    is made (or taken from the cache) and dropped in turn, so writing the report never holds the
-    whole text (at 10,000 claims the lines, their join and its UTF-8 bytes were three copies of 28 MB).
-    The keys are ``Report.to_dict``'s, sorted: claims, format, problems, sources, summary."""
+    """``to_json``'s text line by line, each with its newline (``json_parts``, decoded)."""
+    held: list[bytes | memoryview] = []
+    for part in json_parts(report):
+        held.append(part)
+        if part[-1:] == b"\n":
+            yield b"".join(held).decode("utf-8")
+            held = []
+
+
+def json_parts(report: Report | Verified) -> Iterator[bytes | memoryview]:
+    """The JSON report's UTF-8 bytes in parts (a line, or a line and then its comma and newline), made as
+    they are written: each claim's line is made (or taken from the cache) and dropped in turn, so
+    writing the report never holds the whole text (at 10,000 claims the lines, their join and its
+    UTF-8 bytes were three copies of 28 MB). The keys are ``Report.to_dict``'s, sorted: claims,
+    format, problems, sources, summary."""
     v = verified(report)
-    yield "{\n"
-    yield from _array("claims", (c.json for c in v.claims), ",")
-    yield f"{dump('format')}:{dump(v.format)},\n"
-    yield from _array("problems", (dump(p.to_dict()) for p in v.problems), ",")
-    yield from _array("sources", (dump(s.to_dict()) for s in v.sources), ",")
-    yield f"{dump('summary')}:{dump(v.summary)}\n"
-    yield "}\n"
+    yield b"{\n"
+    yield from _array("claims", (c.json for c in v.claims))
+    yield f"{dump('format')}:{dump(v.format)},\n".encode()
+    yield from _array("problems", (dump(p.to_dict()).encode("utf-8") for p in v.problems))
+    yield from _array("sources", (dump(s.to_dict()).encode("utf-8") for s in v.sources))
+    yield f"{dump('summary')}:{dump(v.summary)}\n".encode("utf-8")
+    yield b"}\n"
 
 
-def _array(key: str, items: Iterable[str], comma: str) -> Iterator[str]:
-    """A list of one JSON value a line; an empty one on the key's line."""
+def _array(key: str, items: Iterable[bytes | memoryview]) -> Iterator[bytes | memoryview]:
+    """A list of one JSON value a line, followed by a comma; an empty one on the key's line."""
     items = iter(items)
     held = next(items, None)
     if held is None:
-        yield f"{dump(key)}:[]{comma}\n"
+        yield f"{dump(key)}:[],\n".encode()
         return
-    yield f"{dump(key)}:[\n"
+    yield f"{dump(key)}:[\n".encode()
     for item in items:  # one behind: the last item has no comma
-        yield held + ",\n"
+        yield held
+        yield b",\n"
         held = item
-    yield held + "\n"
-    yield "]" + comma + "\n"
+    yield held
+    yield b"\n"
+    yield b"],\n"
 
 
 def table(report: Report | Verified, *, only_failing: bool = False) -> str:

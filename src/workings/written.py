@@ -37,8 +37,9 @@ def dump(value: object) -> str:
     return safetext.json_text(json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
 
 
-def json_line(claim: ClaimResult) -> str:
-    return dump(claim.to_dict())
+def json_line(claim: ClaimResult) -> bytes:
+    """The claim's line of the JSON report, UTF-8, without its comma and newline."""
+    return dump(claim.to_dict()).encode("utf-8")
 
 
 def disagreeing(claim: ClaimResult) -> list[Beside]:
@@ -132,7 +133,7 @@ class Piece(NamedTuple):
     status: str
     basis: str
     contradicted: int  # current measurements that disagree with its estimate
-    json: str
+    json: bytes | memoryview  # UTF-8 (a view of the pack's bytes, when it comes from the cache)
     junit: str
     table: str
     quiet: str
@@ -178,7 +179,7 @@ class Live:
         return len(disagreeing(self.claim)) if self.claim.measurements else 0
 
     @property
-    def json(self) -> str:
+    def json(self) -> bytes:
         return json_line(self.claim)
 
     @property
