@@ -26,6 +26,12 @@ Every generated ledger is this repository's ledger plus the N generated claims (
 holds a real article against it).
 
 The floor is Python starting and importing yaml and pint's registry, which every verify pays.
+
+Bytecode: by default each command runs as this Python is set up. Where PYTHONDONTWRITEBYTECODE=1
+is set (as on the development machine), workings' own modules are compiled from source at every
+start, which an installed package never does (pip compiles them at install). ``--bytecode`` times
+every command with its modules compiled and cached beforehand (``cache_bytecode``); the first line
+printed says which.
 Exits non-zero when a command fails (the generated ledgers hold no drift), so CI can run it small.
 """
 
@@ -162,6 +168,25 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
     return rows
 
 
+def cache_bytecode(tmp: str) -> None:
+    """Let every command timed below find its modules compiled, as an installed package does (pip
+    compiles them at install; Python caches them at first import): the bytecode goes to a folder of
+    this run (PYTHONPYCACHEPREFIX), written by one untimed run of each command on a copy of this
+    repository's ledger. Without it, a Python started with PYTHONDONTWRITEBYTECODE=1 compiles
+    workings' own modules (about 400 KB of source) from source at every start."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = f"{tmp}/bytecode"
+    os.environ["WORKINGS_CACHE_DIR"] = f"{tmp}/cache"
+    root = Path(tmp) / "ledger"
+    shutil.copytree(REPO / "claims", root / "claims")
+    shutil.copytree(REPO / "ledger", root / "ledger")
+    claim = min(root.glob("claims/*/*.yaml"))
+    run_once([sys.executable, "-c", "import yaml; from workings import units; units.registry()"])
+    for args in (("verify", "--no-cache", "--quiet"), ("verify", "--quiet"), ("render", "--out", f"{tmp}/site"),
+                 ("show", f"{claim.parent.name}/{claim.stem}"), ("check-draft", str(root / ARTICLE))):
+        run_once(workings(*args, "--root", str(root)), ok=(0, 1))
+
+
 def _row(done, note: str = "") -> tuple:
     seconds, peak, _, cpu = done
     return seconds, peak, cpu, note
@@ -177,9 +202,19 @@ def main() -> None:
     parser.add_argument("--variant", choices=("a", "b"), action="append", help="ledger variant (repeatable)")
     parser.add_argument("--only", action="append", choices=COMMANDS, help="commands to time (repeatable)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--bytecode", action="store_true",
+                        help="time every command with its modules' bytecode compiled and cached beforehand, as an "
+                             "installed package runs (see cache_bytecode); by default, as this Python is set up")
     args = parser.parse_args()
     only = set(args.only or COMMANDS)
     sizes, variants = args.n or [1000, 10000], args.variant or ["a", "b"]
+    bytecode_dir = tempfile.TemporaryDirectory(prefix="workings-bytecode-") if args.bytecode else None
+    if bytecode_dir is not None:
+        cache_bytecode(bytecode_dir.name)
+        print("bytecode: compiled once beforehand and cached for every command (--bytecode)")
+    elif os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("bytecode: none cached (PYTHONDONTWRITEBYTECODE is set): every command compiles workings' modules "
+              "from source; --bytecode times them as an installed package runs")
 
     floor = best([sys.executable, "-c", "import yaml; from workings import units; units.registry()"], args.runs)
     with tempfile.TemporaryDirectory() as out:

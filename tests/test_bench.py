@@ -38,3 +38,12 @@ def test_bench_runs_every_command_at_a_small_size():
     for command in bench.COMMANDS:
         for variant in "ab":
             assert f"| {command} | {variant} | " in done.stdout, done.stdout
+
+
+def test_bench_with_bytecode_cached_beforehand():
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--n", "20", "--runs", "1", "--variant",
+                           "b", "--only", "show", "--only", "check-draft", "--bytecode"],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("bytecode: compiled once beforehand")
+    assert "| show | b | " in done.stdout and "| check-draft | b | " in done.stdout

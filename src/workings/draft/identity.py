@@ -161,7 +161,6 @@ def may_be_same(draft: Shape, said: str) -> bool:
 def could_be(draft: Shape):
     """``may_be_same(draft, said)`` as a function of ``said``, what depends on ``draft`` worked out once."""
     words = tuple(t for t in draft.tokens if t != "#")
-    known = frozenset(words)
     cuts = 2 * (len(draft.tokens) - len(words))  # each of said's figures (no more than the draft's) cuts two
     findall, numberish = _TOKEN.findall, _NUMBERISH.fullmatch
 
@@ -170,22 +169,26 @@ def could_be(draft: Shape):
         if "ς" in lowered:  # final sigma: lower-casing a piece may differ from the whole; no shortcut
             return True
         flat = lowered.replace(",", "")
-        for t in words:
-            if t not in lowered and t not in flat:
-                break
-        else:
+        seen = [t for t in words if t in lowered or t in flat]
+        if len(seen) == len(words):
             return True
+        if not seen:
+            return False  # no word of the draft's in said's text: none is one of its tokens, or in one
+        # Only a word of the draft's found in said's text can be one of said's tokens (a token as
+        # written, lower-cased, is in ``lowered``; a number's, without its commas, in ``flat``) or
+        # inside one: the draft's other words change neither count below.
+        present = frozenset(seen)
         # link targets kept: counting more words only keeps more claims
         tokens = [word.replace(",", "") if word[0].isdecimal() and numberish(word) else low
                   for word in findall(said) if (low := word.lower()) not in _DROP]
         inside = 0
         for t in tokens:
-            if t in known:
+            if t in present:
                 inside += 1
         if inside >= MIN_WORDS or inside + cuts < MIN_WORDS:
             return inside >= MIN_WORDS
         # a piece of a cut word is a word of the draft's inside it
-        pieces = sum(2 for t in tokens if any(k != t and k in t for k in known))
+        pieces = sum(2 for t in tokens if any(k != t and k in t for k in present))
         return inside + min(cuts, pieces) >= MIN_WORDS
 
     return test

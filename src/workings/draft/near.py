@@ -70,16 +70,19 @@ class Entry(NamedTuple):
 def scan(root: Path) -> list[Entry]:
     """Every record under claims/, in the walk's order, read off its bytes."""
     out: list[Entry] = []
-    by_id: Counter[str] = Counter()
+    ids: set[str] = set()
+    twice: set[str] = set()
     prefix = len(str(root / CLAIMS_DIR)) + 1
     for name in record_paths(root):
         claim_id = name[prefix:name.rindex(".")].replace(os.sep, "/")
-        by_id[claim_id] += 1
+        if claim_id in ids:
+            twice.add(claim_id)
+        ids.add(claim_id)
         raw = read_record(name)
         read = _plain(raw) if raw is not None else None
-        out.append(Entry(name, claim_id, *(read or (None, None))))
+        out.append(Entry(name, claim_id, None) if read is None else Entry(name, claim_id, *read))
     # x.yaml beside x.yml: both refused by the loader; parse both so the refusal is the loader's
-    return [e if by_id[e.id] == 1 else Entry(e.path, e.id, None) for e in out]
+    return [Entry(e.path, e.id, None) if e.id in twice else e for e in out] if twice else out
 
 
 def _plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:
