@@ -18,6 +18,7 @@ from test_render_safety import SCRIPT, hostile
 
 from workings import verify
 from workings.render import environment, markup
+from workings.render.articles import load_articles
 from workings.render.claimpage import ClaimPages
 from workings.render.views import Site
 
@@ -50,10 +51,10 @@ ROWS = """{% macro rows(items) %}
 """
 
 
-def _same(report) -> int:
+def _same(report, articles=()) -> int:
     env = environment()
     template = env.from_string(TEMPLATE)
-    site = Site(report, {})
+    site = Site(report, {}, articles)
     pages = ClaimPages(env, "../")
     for claim in report.claims:
         view = site.claim(claim)
@@ -74,7 +75,10 @@ def _same(report) -> int:
 def test_this_repositorys_claim_pages_are_the_templates(tmp_path):
     for part in ("claims", "ledger"):
         shutil.copytree(REPO / part, tmp_path / part)
-    assert _same(verify(tmp_path)) > 100
+    report = verify(tmp_path)
+    articles, _ = load_articles(tmp_path, report)
+    assert articles  # "Printed in" on the pages of the claims the articles print
+    assert _same(report, articles) > 100
 
 
 def test_generated_claim_pages_are_the_templates(tmp_path):
@@ -98,6 +102,13 @@ def test_broken_records_are_the_templates(tmp_ledger):
                      "compute: {b: a}\n")
     tmp_ledger.source("bad", "title: a source\ngrade: excellent\n")
     assert _same(tmp_ledger.verify()) >= 3
+
+
+def test_a_row_with_a_value_that_cannot_be_a_key_is_laid_out_each_time():
+    pages = ClaimPages(environment(), "../")
+    step = {"name": "x", "expression": "a", "reader": "1", "exact": "1", "display": "1"}
+    assert pages._row(pages._step, (["unhashable"],), step) == pages._step(step)
+    assert pages._rows == {}
 
 
 @pytest.mark.parametrize("value", ["plain", SCRIPT, "caf\u00e9 \u202eevil", 0, 12, None, True, 1.5, Markup("<b>x</b>")])
