@@ -100,8 +100,12 @@ def test_broken_records_are_the_templates(tmp_ledger):
                      "assumptions: {a: \"\\u202e<b>two</b>\"}\ncompute: {b: a +}\n")
     tmp_ledger.claim("kv/missing", 'said: "z is 3."\nfigure: "3"\nlabel: derived\ninputs: {a: "claim:kv/nowhere"}\n'
                      "compute: {b: a}\n")
+    tmp_ledger.claim("kv/calls", 'said: "It is 1 B."\nfigure: 1 B\nlabel: estimate\ninputs: {a: 2 B}\n'
+                     "assumptions: {a: two bytes}\ncompute:\n  b: -a + max(a, 3 * B)\n")  # a sign and a call
+    tmp_ledger.claim("kv/nowhere", 'said: "It is 48."\nfigure: "48"\nlabel: quoted\ninputs: {n: "nowhere#layers"}\n'
+                     "compute: {v: n}\n")  # a source that does not exist: an error page
     tmp_ledger.source("bad", "title: a source\ngrade: excellent\n")
-    assert _same(tmp_ledger.verify()) >= 3
+    assert _same(tmp_ledger.verify()) >= 5
 
 
 def test_a_row_with_a_value_that_cannot_be_a_key_is_laid_out_each_time():
