@@ -115,3 +115,27 @@ def test_conversion_by_cached_factor_agrees_with_pint(a, ua, ub, squared):
     assert got == expected
     if isinstance(expected, Fraction):
         assert expected == Fraction(value.to(units.parse_unit(ub)).magnitude)
+
+
+wholes = st.integers(min_value=-10**30, max_value=10**30).map(Fraction)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=st.one_of(wholes, fractions), b=st.one_of(wholes, fractions), ua=st.sampled_from(UNITS),
+       ub=st.sampled_from(UNITS), op=st.sampled_from(sorted(OPS, key=lambda o: o.__name__)),
+       bare=st.sampled_from(["", "a", "b"]), same=st.booleans())
+def test_binary_agrees_with_pint_on_whole_numbers(a, b, ua, ub, op, bare, same):
+    """Whole magnitudes take a shortcut past Fraction's operators (``quick.product``, ``_whole``)."""
+    ub = ua if same else ub  # the same unit on both sides: + and - stay on the fast path
+    left = a if bare == "a" else slow(a, ua)
+    right = b if bare == "b" else slow(b, ub)
+    fast_left = a if bare == "a" else quick.quantity(a, ua)
+    fast_right = b if bare == "b" else quick.quantity(b, ub)
+    assert outcome(lambda: quick.binary(op, fast_left, fast_right)) == outcome(lambda: OPS[op](left, right))
+
+
+@given(x=st.one_of(wholes, fractions), y=st.one_of(wholes, fractions))
+def test_product_is_fractions_product(x, y):
+    got, expected = quick.product(x, y), x * y
+    assert type(got) is Fraction and got == expected and hash(got) == hash(expected)
+    assert (got.numerator, got.denominator) == (expected.numerator, expected.denominator) and repr(got) == repr(expected)

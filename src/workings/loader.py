@@ -125,7 +125,13 @@ def _yaml_files(ledger: Ledger, folder: str) -> list[Path]:
             except OSError as exc:
                 _not_read(ledger, path, f"cannot be read: {exc.strerror}")
         pending.extend(reversed(folders))
-    return sorted(found)
+    # Path order is the order of the paths' parts (PurePath.__lt__ compares them on POSIX); comparing
+    # the tuples is C, each Path comparison Python: a sixth of walking 10,000 records
+    return sorted(found, key=_parts)
+
+
+def _parts(path: Path) -> tuple[str, ...]:
+    return path.parts if os.name == "posix" else tuple(part.lower() for part in path.parts)
 
 
 def _not_read(ledger: Ledger, path: Path, why: str) -> None:
@@ -204,6 +210,8 @@ def _read_sized(path: Path, limit: int) -> bytes:
                 break
             chunks.append(chunk)
             size += len(chunk)
+            if len(chunks) == 1 and size == info.st_size:
+                break  # one read gave the stated size and not the byte asked beyond it: the end (no second read)
         data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         return data[: limit + 1]
     except OSError as exc:

@@ -46,16 +46,36 @@ def binary(op: type[ast.operator], a, b):
         mul = op is ast.Mult
         if ta is cls and tb is cls and type(a._magnitude) is Fraction and type(b._magnitude) is Fraction:
             if mul:
-                return make(a._magnitude * b._magnitude, _times(a._units, b._units))
+                return make(product(a._magnitude, b._magnitude), _times(a._units, b._units))
             return make(a._magnitude / b._magnitude, _over(a._units, b._units))
         if ta is cls and tb is Fraction and type(a._magnitude) is Fraction:
-            return make(a._magnitude * b if mul else a._magnitude / b, a._units)
+            return make(product(a._magnitude, b) if mul else a._magnitude / b, a._units)
         if ta is Fraction and tb is cls and type(b._magnitude) is Fraction:
-            return make(a * b._magnitude, b._units) if mul else make(a / b._magnitude, _inverse(b._units))
+            return make(product(a, b._magnitude), b._units) if mul else make(a / b._magnitude, _inverse(b._units))
     elif (op is ast.Add or op is ast.Sub) and ta is cls and tb is cls and (a._units is b._units or a._units == b._units) \
             and type(a._magnitude) is Fraction and type(b._magnitude) is Fraction:
-        return make(a._magnitude + b._magnitude if op is ast.Add else a._magnitude - b._magnitude, a._units)
+        x, y = a._magnitude, b._magnitude
+        if x._denominator == 1 and y._denominator == 1:  # type: ignore[attr-defined]  # whole: as product()
+            n, m = x._numerator, y._numerator  # type: ignore[attr-defined]
+            return make(_whole(n + m if op is ast.Add else n - m), a._units)
+        return make(x + y if op is ast.Add else x - y, a._units)
     return _SLOW[op](a, b)
+
+
+def product(x: Fraction, y: Fraction) -> Fraction:
+    """``x * y`` for two Fractions; two whole numbers (most of a ledger's) without Fraction's
+    operator machinery, which is Python code (the gcds of two denominators of 1 are 1)."""
+    if x._denominator == 1 and y._denominator == 1:  # type: ignore[attr-defined]
+        return _whole(x._numerator * y._numerator)  # type: ignore[attr-defined]
+    return x * y
+
+
+def _whole(n: int) -> Fraction:
+    """The Fraction n/1, as ``Fraction(n)`` builds it (its two slots), without its constructor's checks."""
+    value = object.__new__(Fraction)
+    value._numerator = n  # type: ignore[attr-defined]
+    value._denominator = 1  # type: ignore[attr-defined]
+    return value
 
 
 # pint's UnitsContainer arithmetic, once per pair of units: a ledger multiplies the same few units

@@ -1,0 +1,37 @@
+"""The shortcuts of a cold verify held to the plain ways they replace (their outputs must not move)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from workings import engine, loader
+
+
+def test_a_claim_with_its_links_is_what_dataclasses_replace_makes(tmp_ledger):
+    tmp_ledger.qwen()
+    led = loader.load_ledger(tmp_ledger.root)
+    done = engine.evaluate_claims(led)
+    for result, _ in done.values():
+        linked = engine._with_links(result, led, frozenset({"qwen", "a"}), ["x/y"], ())
+        plain = replace(result, used_by=("x/y",), sources=("a", "qwen"), grade=linked.grade, measurements=())
+        assert linked == plain and linked.__dict__ == plain.__dict__ and type(linked) is type(plain)
+        assert linked.grade is not None and result.used_by == ()  # the result itself is untouched
+
+
+def test_the_walk_sorts_records_as_paths_sort(tmp_path):
+    names = ["a/x.yaml", "a-b/x.yaml", "a.b/x.yaml", "a/b/c.yaml", "A/x.yaml", "a b/x.yaml", "ab.yaml", "a.yaml",
+             "a/x.yml", "z/é.yaml", "_/x.yaml"]
+    for name in names:
+        (tmp_path / "claims" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "claims" / name).write_text("said: x\n")
+    found = loader._yaml_files(loader.Ledger(root=tmp_path), "claims")
+    assert found == sorted(found) and len(found) == len(names)  # PurePath's own order
+
+
+def test_a_record_is_read_whole_at_every_size_around_the_reads(tmp_path):
+    path = tmp_path / "r.yaml"
+    for size in (0, 1, 4095, 4096, 65535, 65536, 65537, 200_000):
+        data = bytes(i % 251 for i in range(size))
+        path.write_bytes(data)
+        assert loader.read_plain_file(path, 1_000_000) == data
