@@ -6,7 +6,7 @@ parser; the second is never false where the sentences are the same (``identity.s
 from __future__ import annotations
 
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from workings.draft import identity
@@ -19,7 +19,7 @@ VALUES = ("The cache holds 24 GB per card.", '"Quoted, it holds 8 GB: per card."
           "", " ", "[]", "[a, b]", "yes", "a: b", "x # comment", "'open", '"open', "|", ">", "&a x", "*a", "!tag x",
           "- item", "? k", "% x", "@x", "`x", "caf\u00e9 \u00e0 5 GB", "tab\there", "back\\slash", '"with \\"inner\\" quotes"', "192 KiB.", "1,010,000")
 BELOW = ("  more of it", "  - \"An item of 5 GB.\"", "  - plain item", "    - deeper item", "# a comment", "",
-         "  # indented comment", "   ", "\u3000", "  key: value")
+         "  # indented comment", "   ", "\u3000", "  \u3000", "  \xa0", "  key: value")
 ODD_BYTES = ("", "\r", "\u2028", "\ufeff", "\x85")
 
 
@@ -42,6 +42,8 @@ def records(draw) -> bytes:
 
 @settings(max_examples=400, deadline=None)
 @given(records())
+@example("said: It holds 5 GB.\n  \u3000\nfigure: 5 GB\n".encode())  # to YAML an ideographic space is text
+@example("said: It holds 5 GB.\nfigure: 5 GB\n  \xa0\n".encode())
 def test_the_scan_reads_a_record_as_yaml_does_or_leaves_it_to_the_parser(raw):
     read = _plain(raw)
     if read is None:

@@ -48,3 +48,22 @@ def test_show_of_an_unknown_claim_still_hints(tmp_path):
     assert "did you mean: g0/c11" in result.output
     result = CliRunner().invoke(main, ["show", "claims/g0/c11.yaml", "--root", str(tmp_path)])
     assert result.exit_code == 0 and "used by" not in result.output and "uses: g0/c10" in result.output
+
+
+def test_show_and_check_draft_exit_with_what_they_built_frozen_out_of_the_last_collection(tmp_path):
+    """As verify does: at exit, what is still alive is frozen before the interpreter's last
+    collection, which would only rescan it (a handler registered first runs last and sees it)."""
+    import subprocess
+
+    for part in ("claims", "ledger"):
+        shutil.copytree(REPO / part, tmp_path / part)
+    probe = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 10_000, file=sys.stderr))\n"
+             "from workings.cli import main\n"
+             "main()\n")
+    for args in (["show", "kv-bytes-per-token/qwen25-14b-head-size"],
+                 ["check-draft", str(tmp_path / "claims" / "kv-bytes-per-token" / "article.md")]):
+        done = subprocess.run([sys.executable, "-c", probe, *args, "--root", str(tmp_path)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode in (0, 1), done.stderr
+        assert "frozen at exit: True" in done.stderr, args

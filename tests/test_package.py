@@ -50,7 +50,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_carries_its_data_licence_and_metadata(wheel):
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("workings/units.txt", "workings/py.typed", "workings/templates/claim.html",
+    for needed in ("workings/units.txt", "workings/py.typed", "workings/templates/base.html",
                    "workings/static/style.css"):
         assert needed in names, needed
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)

@@ -176,8 +176,11 @@ def _verify_outputs(root: Path, report: Verified, said: list[str], json_path: Pa
 @root_option
 def show(claim_id: str, root: Path) -> None:
     """Show CLAIM's derivation step by step, with units and sources."""
+    from .gcpause import frozen_at_exit
     from .neighbourhood import show_claim
     from .show import derivation
+
+    frozen_at_exit()  # the interpreter's last collection would rescan everything still alive for nothing
 
     claim_id = claim_id.removesuffix(".yaml").removeprefix("claims/")
     near = show_claim(root, claim_id)  # the claim, what it rests on and what uses it: not the whole ledger
@@ -461,6 +464,9 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
     from . import atomic
     from .draft.output import render, to_json
+    from .gcpause import frozen_at_exit
+
+    frozen_at_exit()  # the interpreter's last collection would rescan everything still alive for nothing
 
     try:
         result = _check_file(draft, _neighbourhood(root), issue)  # a draft that cannot be read: exit 2 there

@@ -9,17 +9,25 @@ a unit (``token``). For the Qwen cache that is
     2 × 48 × 8 × 128 × 2 B ÷ token × 1,010,000 tokens = 198,574,080,000 B
 
 Nothing here computes a result of its own: every leaf's value is the engine's (``InputResult``), and
-the expanded expression is evaluated once more by the same restricted walker (``expr.evaluate``) and
-held against the engine's result; ``Working.agrees`` says whether it came out the same, so a page
-never shows an expansion whose numbers do not add up to the engine's. Plain frozen dataclasses: the
-HTML ledger formats them (``render``), anything else may too.
+the expanded expression is evaluated once more by the same restricted walker (``expr.evaluate``, one
+operation at a time over the leaves' values) and held against the engine's result;
+``Working.agrees`` says whether it came out the same, so a page never shows an expansion whose
+numbers do not add up to the engine's. Plain frozen dataclasses: the HTML ledger formats them
+(``render``), anything else may too.
+
+An ``Expander`` builds the workings of one Report sharing what they share: an input claim's working
+at a given depth is built, counted and evaluated once however many workings hold it (a chain of ten
+claims holds its first claim's working in each of the nine after it), and each working numbers its
+leaves where they first appear. The workings are the ones a claim-by-claim walk gives
+(tests/test_working_line.py holds them to it).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from . import expr, units
@@ -42,7 +50,7 @@ class Leaf:
     kind: str
     value: Quantity | None = None
     name: str = ""          # what it is called where it is used ("layers"), or the unit's name
-    index: int = 0          # 1-based place in Working.leaves (0 for numbers and units)
+    index: int = 0          # 1-based place in Working.leaves (0 in a tree, and for numbers and units)
     claim: str = ""         # the claim whose record holds this input
     input: str = ""         # the input's name in that record
     source: str | None = None
@@ -69,14 +77,26 @@ class Node:
 
 @dataclass(frozen=True, kw_only=True)
 class Working:
+    """``tree`` holds its leaves unnumbered (shared between workings); ``leaves`` numbers them."""
+
     claim: str
     tree: Node
-    leaves: tuple[Leaf, ...]        # the numbered leaves, in the order they first appear
+    order: tuple[Leaf, ...]         # the leaves to number, in the order they first appear
     result: Quantity | None         # the engine's result (None for a relation: see ``holds``)
     claims: tuple[str, ...]         # the claims whose working was written out inside this one
     agrees: bool                    # the expansion, evaluated again, gives the engine's result
     complete: bool                  # every input claim was written out down to its own leaves
     holds: bool | None = None       # a relation (``check:``): whether it holds, as the engine found
+
+    @functools.cached_property
+    def leaves(self) -> tuple[Leaf, ...]:
+        """The numbered leaves, in the order they first appear (``index`` from 1)."""
+        return tuple(replace(leaf, index=number) for number, leaf in enumerate(self.order, start=1))
+
+    @functools.cached_property
+    def numbers(self) -> dict[tuple[str, str], int]:
+        """Each numbered leaf's place in ``leaves``, by (claim, input): what a tree's leaf is numbered."""
+        return {(leaf.claim, leaf.input): number for number, leaf in enumerate(self.order, start=1)}
 
     def text(self) -> str:
         """The expansion as one line of plain text (for tests and a terminal)."""
@@ -89,122 +109,324 @@ class _TooLarge(Exception):
     pass
 
 
+_FAILED = object()   # a part's value where the walker fails on it
+_MISSING = object()  # a part's value not yet asked for
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """Why a claim's working could not be written out at some depth: too many leaves, or a
+    LedgerError (``error``) met after ``counted`` leaves (a working holding it at an offset may
+    reach too many leaves first, and then it is too large, as a leaf-by-leaf walk would find)."""
+
+    error: LedgerError | None = None
+    counted: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class _Part:
+    """An input claim's working written out with ``depth`` levels of claims below it: built once
+    and shared by every working that holds it (its leaves unnumbered; each working numbers them)."""
+
+    tree: Node              # as its own page shows it
+    grouped: Node           # as a working holding it shows it: ``claim`` set, unless it is one leaf
+    count: int              # leaf nodes, counted as MAX_LEAVES counts them
+    reach: int              # the levels of claims written out below it
+    keys: tuple[tuple[str, str], ...]       # its numbered leaves' keys in order of first appearance
+    leaves: dict[tuple[str, str], Leaf]     # those leaves, unnumbered
+    expanded: tuple[str, ...]
+    complete: bool
+    builder: _Builder | None  # what built it, until its value is found
+    value: object = _MISSING  # the tree evaluated again by the walker (_FAILED where it fails), when asked
+
+
 def expand(report: Report, claim_id: str) -> Working | None:
     """The whole working of a claim, or None where it has no steps or no result."""
-    claim = report.claim(claim_id)
-    if claim is None or claim.status == "error" or (claim.check is None and (not claim.steps or claim.result is None)):
-        return None
-    for depth in (MAX_CLAIM_DEPTH, 1, 0):
-        builder = _Builder(report, depth)
-        try:
-            tree = builder.claim(claim, 0)
-        except _TooLarge:
-            continue
-        except LedgerError:
+    return Expander(report).working(claim_id)
+
+
+class Expander:
+    """Every claim's whole working from one Report, sharing the work claims share: an input claim's
+    working at a given depth is built and evaluated once, however many workings hold it (a chain of
+    ten claims writes the first one out ten times). The workings are exactly ``expand``'s."""
+
+    def __init__(self, report: Report):
+        self.report = report
+        self._parts: dict[tuple[str, int], _Part | _Failed] = {}
+        self._whole: dict[str, tuple[int, _Part]] = {}  # claim id -> (depth, a complete part at it)
+        self._depths: dict[str, list[int]] = {}  # claim id -> the depths it has parts at
+
+    def forget(self, claim_id: str) -> None:
+        """Drop ``claim_id``'s parts (when no working still to be built holds them; asked again, they
+        are built again, the same)."""
+        for depth in self._depths.pop(claim_id, ()):
+            self._parts.pop((claim_id, depth), None)
+        self._whole.pop(claim_id, None)
+
+    def working(self, claim_id: str) -> Working | None:
+        claim = self.report.claim(claim_id)
+        if claim is None or claim.status == "error" or (claim.check is None and (not claim.steps or claim.result is None)):
             return None
-        if claim.check is not None:  # a relation: the engine says whether it holds in a note
+        for depth in (MAX_CLAIM_DEPTH, 1, 0):
+            if claim.check is None:  # its working is the part any other working would hold
+                part = self.part(claim, depth)
+                if isinstance(part, _Failed):
+                    if part.error is None:
+                        continue
+                    return None
+                return Working(claim=claim.id, tree=part.tree, order=tuple(part.leaves[key] for key in part.keys),
+                               result=claim.result, claims=part.expanded, agrees=_agrees(self.value(part), claim),
+                               complete=part.complete)
+            builder = _Builder(self, depth)
+            try:
+                tree = builder.top(claim)
+            except _TooLarge:
+                continue
+            except LedgerError:
+                return None
+            # a relation: the engine says whether it holds in a note
             holds = any(m.kind == "note" and m.text.startswith("holds:") for m in claim.messages)
-            return Working(claim=claim.id, tree=tree, leaves=tuple(builder.leaves), result=None,
-                           claims=tuple(builder.expanded), agrees=_holds(tree) is holds,
+            value = builder.evaluate(tree)
+            found = None if value is _FAILED else bool(value)
+            return Working(claim=claim.id, tree=tree, order=tuple(builder.leaves[key] for key in dict.fromkeys(builder.keys)),
+                           result=None, claims=tuple(builder.expanded), agrees=found is holds,
                            complete=builder.complete, holds=holds)
-        return Working(claim=claim.id, tree=tree, leaves=tuple(builder.leaves), result=claim.result,
-                       claims=tuple(builder.expanded), agrees=_agrees(tree, claim),
-                       complete=builder.complete)
-    return None
+        return None
+
+    def value(self, part: _Part) -> object:
+        """A part's tree evaluated again (once: every working holding it uses the same value)."""
+        if part.value is _MISSING:
+            assert part.builder is not None  # kept until the value is found
+            object.__setattr__(part, "value", part.builder.evaluate(part.tree))
+            object.__setattr__(part, "builder", None)
+        return part.value
+
+    def part(self, claim: ClaimResult, depth: int) -> _Part | _Failed:
+        """``claim``'s working with ``depth`` levels of input claims written out below it."""
+        key = (claim.id, depth)
+        found = self._parts.get(key)
+        if found is not None:
+            return found
+        whole = self._whole.get(claim.id)
+        if whole is not None and whole[0] <= depth:  # complete within fewer levels: more change nothing
+            return whole[1]
+        builder = _Builder(self, depth)
+        try:
+            tree = builder.claim(claim)
+        except _TooLarge:
+            found = _Failed()
+        except LedgerError as exc:
+            found = _Failed(error=exc, counted=builder.count)
+        else:
+            grouped = tree if tree.op == "leaf" else _copy(tree, claim=claim.id)
+            found = _Part(tree=tree, grouped=grouped, count=builder.count, reach=builder.reach, keys=tuple(dict.fromkeys(builder.keys)),
+                          leaves=builder.leaves, expanded=tuple(builder.expanded), complete=builder.complete,
+                          builder=builder)
+            if found.complete and claim.id not in self._whole:
+                self._whole[claim.id] = (builder.reach, found)
+        self._parts[key] = found
+        self._depths.setdefault(claim.id, []).append(depth)
+        return found
 
 
 class _Builder:
-    def __init__(self, report: Report, depth: int):
-        self.report, self.depth = report, depth
-        self.leaves: list[Leaf] = []
-        self.numbered: dict[tuple[str, str], Leaf] = {}
+    """One working (or one part of one), walked as a reader reads it: leaves counted and keyed in
+    order; an input claim's own working is the Expander's shared part."""
+
+    def __init__(self, expander: Expander, depth: int):
+        self.expander, self.report, self.depth = expander, expander.report, depth
+        self.leaves: dict[tuple[str, str], Leaf] = {}
+        self.keys: list[tuple[str, str]] = []
         self.expanded: list[str] = []
         self.count = 0
         self.complete = True
+        self.values: dict[int, _Part] = {}  # id(children) of each part held -> that part
+        self.reach = 0  # the levels of claims written out below this one
 
-    def claim(self, claim: ClaimResult, depth: int) -> Node:
+    def top(self, claim: ClaimResult) -> Node:
+        if claim.check is not None:
+            steps = {s.name: s.expression for s in claim.steps}
+            inputs = {i.name: i for i in claim.inputs}
+            tree = expr.parse(claim.check, allow_compare=True)
+            return self.node(tree.body, claim, steps, inputs, set())
+        return self.claim(claim)
+
+    def claim(self, claim: ClaimResult) -> Node:
         steps = {s.name: s.expression for s in claim.steps}
         inputs = {i.name: i for i in claim.inputs}
-        if depth == 0 and claim.check is not None:
-            tree = expr.parse(claim.check, allow_compare=True)
-            return self.node(tree.body, claim, steps, inputs, depth, set())
-        return self.name(claim, claim.steps[-1].name, steps, inputs, depth, set())
+        return self.name(claim, claim.steps[-1].name, steps, inputs, set())
 
     def name(self, claim: ClaimResult, name: str, steps: dict[str, str], inputs: dict[str, InputResult],
-             depth: int, open_steps: set[str]) -> Node:
+             open_steps: set[str]) -> Node:
         if name in steps and name not in open_steps:
             tree = expr.parse_shared(steps[name])  # read only, shared with the engine's
-            return self.node(tree.body, claim, steps, inputs, depth, open_steps | {name})
-        if name in inputs:
-            node = self.input(claim, inputs[name], depth)
-            if node.op == "leaf":  # a value reached through this name is called so here
-                return Node(op="leaf", leaf=node.leaf, caption=name)
-            return node
-        return self.leaf(Leaf(kind="unit", name=name))
+            return self.node(tree.body, claim, steps, inputs, open_steps | {name})
+        item = inputs.get(name)
+        if item is not None:
+            found = self.input(claim, item)
+            if isinstance(found, Leaf):  # a value reached through this name is called so here
+                return self.counted(Node(op="leaf", leaf=found, caption=name))
+            if found.op == "leaf":  # an input claim's working that is one value: called so here too
+                return Node(op="leaf", leaf=found.leaf, caption=name)
+            return found
+        unit = _UNITS.get(name)
+        if unit is None:
+            unit = _UNITS[name] = Node(op="leaf", leaf=Leaf(kind="unit", name=name))
+        return self.counted(unit)
 
-    def input(self, claim: ClaimResult, item: InputResult, depth: int) -> Node:
+    def input(self, claim: ClaimResult, item: InputResult) -> Leaf | Node:
+        """The input's leaf (numbered, not yet counted), or the input claim's part written out."""
         if item.kind == "claim":
             other = self.report.claim(item.claim) if item.claim else None
             if (other is not None and other.steps and other.result is not None and item.result is not None
                     and other.result.value == item.result.value and other.result.unit == item.result.unit):
-                if depth < self.depth:
-                    self.expanded.append(other.id)
-                    node = self.claim(other, depth + 1)
-                    return node if node.op == "leaf" else _copy(node, claim=other.id)
+                if self.depth > 0:
+                    return self.held(self.expander.part(other, self.depth - 1), other.id)
                 self.complete = False
         key = (claim.id, item.name)
-        leaf = self.numbered.get(key)
+        leaf = self.leaves.get(key)
         if leaf is None:
-            leaf = Leaf(kind=item.kind, value=item.result, name=item.name, index=len(self.leaves) + 1,
-                        claim=claim.id, input=item.name, source=item.source, key=item.key, passage=item.passage,
-                        grade=item.grade, assumption=item.assumption,
-                        upstream=item.claim, upstream_status=item.claim_status)
-            self.leaves.append(leaf)
-            self.numbered[key] = leaf
-        return self.leaf(leaf)
+            leaf = Leaf(kind=item.kind, value=item.result, name=item.name, claim=claim.id, input=item.name,
+                        source=item.source, key=item.key, passage=item.passage, grade=item.grade,
+                        assumption=item.assumption, upstream=item.claim, upstream_status=item.claim_status)
+            self.leaves[key] = leaf
+        self.keys.append(key)
+        return leaf
 
-    def leaf(self, leaf: Leaf) -> Node:
+    def held(self, part: _Part | _Failed, claim_id: str) -> Node:
+        """An input claim's shared working, as if its leaves had been walked here one by one."""
+        if isinstance(part, _Failed):
+            if part.error is None or self.count + part.counted > MAX_LEAVES:
+                raise _TooLarge
+            raise part.error
+        self.expanded.append(claim_id)
+        self.reach = max(self.reach, part.reach + 1)
+        self.count += part.count
+        if self.count > MAX_LEAVES:
+            raise _TooLarge
+        self.expanded.extend(part.expanded)
+        self.keys.extend(part.keys)
+        for key in part.keys:
+            self.leaves.setdefault(key, part.leaves[key])
+        self.complete = self.complete and part.complete
+        if part.grouped.op != "leaf":  # a leaf is evaluated as itself (and captioned anew where it is used)
+            self.values[id(part.grouped.children)] = part
+        return part.grouped
+
+    def counted(self, node: Node) -> Node:
+        """A leaf node, counted: a working of more than MAX_LEAVES leaves is too large."""
         self.count += 1
         if self.count > MAX_LEAVES:
             raise _TooLarge
-        return Node(op="leaf", leaf=leaf)
+        return node
 
     def node(self, node: ast.AST, claim: ClaimResult, steps: dict[str, str], inputs: dict[str, InputResult],
-             depth: int, open_steps: set[str]) -> Node:
-        def again(n: ast.AST) -> Node:
-            return self.node(n, claim, steps, inputs, depth, open_steps)
-
-        match node:
-            case ast.Constant(value=value):
-                number = Fraction(value) if isinstance(value, int) else Fraction(str(value))  # parse: int or float
-                return self.leaf(Leaf(kind="number", value=Quantity(value=number, unit="", display=str(value))))
-            case ast.Name(id=name):
-                return self.name(claim, name, steps, inputs, depth, open_steps)
-            case ast.UnaryOp(op=op, operand=operand):
-                inner = again(operand)
-                return inner if isinstance(op, ast.UAdd) else _with_parens(Node(op="neg", children=(inner,)))
-            case ast.BinOp(left=left, op=op, right=right):
-                return _with_parens(Node(op=SYMBOL[type(op)], children=(again(left), again(right))))
-            case ast.Call(func=ast.Name(id=fn), args=args):
-                return Node(op="call", call=fn, children=tuple(again(a) for a in args))
-            case ast.Compare(left=left, ops=ops, comparators=comparators) if len(ops) == 1:
-                return _with_parens(Node(op=_COMPARE[type(ops[0])], children=(again(left), again(comparators[0]))))
+             open_steps: set[str]) -> Node:
+        if isinstance(node, ast.Name):
+            return self.name(claim, node.id, steps, inputs, open_steps)
+        if isinstance(node, ast.BinOp):
+            left = self.node(node.left, claim, steps, inputs, open_steps)
+            right = self.node(node.right, claim, steps, inputs, open_steps)
+            return _parent(SYMBOL[type(node.op)], (left, right))
+        if isinstance(node, ast.Constant):
+            key = (type(node.value), str(node.value))
+            number = _NUMBERS.get(key)
+            if number is None:  # parse lets only an int or a float through
+                exact = Fraction(node.value) if isinstance(node.value, int) else Fraction(str(node.value))
+                number = _NUMBERS[key] = Node(op="leaf", leaf=Leaf(kind="number", value=Quantity(
+                    value=exact, unit="", display=str(node.value))))
+            return self.counted(number)
+        if isinstance(node, ast.UnaryOp):
+            inner = self.node(node.operand, claim, steps, inputs, open_steps)
+            return inner if isinstance(node.op, ast.UAdd) else _parent("neg", (inner,))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            return Node(op="call", call=node.func.id,
+                        children=tuple(self.node(a, claim, steps, inputs, open_steps) for a in node.args))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            left = self.node(node.left, claim, steps, inputs, open_steps)
+            right = self.node(node.comparators[0], claim, steps, inputs, open_steps)
+            return _parent(_COMPARE[type(node.ops[0])], (left, right))
         raise LedgerError(f"cannot expand {type(node).__name__}")  # pragma: no cover - parse refuses it
 
+    def evaluate(self, node: Node) -> object:
+        """The tree evaluated again by the restricted walker, one operation at a time over the leaves'
+        own values, an input claim's part by the value found for it once (``_FAILED`` where the
+        walker fails: the same cases as evaluating the whole written-out expression at once)."""
+        try:
+            return self._value(node)
+        except (LedgerError, ArithmeticError, ValueError, TypeError):
+            return _FAILED
 
-def _with_parens(node: Node) -> Node:
-    """Mark the children that need parentheses: a looser operator inside a tighter one, the right
-    side of − ÷ div at the same level, and anything but a plain value around ^."""
-    mine = _PRECEDENCE[node.op]
-    children = []
-    for place, child in enumerate(node.children):
+    def _value(self, node: Node) -> object:
+        if node.claim:  # an input claim's part (or its copy in parentheses: the same children)
+            part = self.values.get(id(node.children))
+            if part is not None:
+                held = self.expander.value(part)
+                if held is _FAILED:
+                    raise LedgerError("an input claim's working does not evaluate")
+                return held
+        if node.op == "leaf":
+            leaf = node.leaf
+            if leaf is None:
+                raise LedgerError("a leaf node without its leaf")
+            if leaf.kind == "unit":
+                return expr.evaluate(_operation("unit", leaf.name), {})
+            if leaf.value is None:
+                raise LedgerError("a leaf has no value")
+            return units.quantity(leaf.value.value, leaf.value.unit) if leaf.value.unit else leaf.value.value
+        values = [self._value(c) for c in node.children]
+        if node.op == "call":
+            shape = _operation("call", node.call, len(values))
+        else:
+            shape = _operation(node.op)
+        return expr.evaluate(shape, dict(zip(_ARGUMENTS, values)))
+
+
+_OPERATIONS: dict[tuple[str, str, int], ast.Expression] = {}
+_ARGUMENTS = tuple(f"_{i}" for i in range(expr.ARITY["max"][1]))
+_UNITS: dict[str, Node] = {}  # a unit's leaf node (the same in every working)
+_NUMBERS: dict[tuple[type, str], Node] = {}  # a number's leaf node, by how the step writes it
+
+
+def _operation(op: str, name: str = "", arity: int = 0) -> ast.Expression:
+    """One operation of a written-out working as the walker's own tree over the names ``_0``,
+    ``_1``... (built once: the walker compiles and keeps each)."""
+    key = (op, name, arity)
+    found = _OPERATIONS.get(key)
+    if found is None:
+        def arg(i: int) -> ast.expr:
+            return ast.Name(id=f"_{i}", ctx=ast.Load())
+
+        if op == "unit":
+            body: ast.expr = ast.Name(id=name, ctx=ast.Load())
+        elif op == "neg":
+            body = ast.UnaryOp(op=ast.USub(), operand=arg(0))
+        elif op == "call":
+            body = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[arg(i) for i in range(arity)], keywords=[])
+        elif op in _COMPARE.values():
+            compare = next(k for k, v in _COMPARE.items() if v == op)
+            body = ast.Compare(left=arg(0), ops=[compare()], comparators=[arg(1)])
+        else:
+            binop = next(k for k, v in SYMBOL.items() if v == op)
+            body = ast.BinOp(left=arg(0), op=binop(), right=arg(1))
+        found = _OPERATIONS[key] = ast.Expression(body=body)
+    return found
+
+
+def _parent(op: str, children: tuple[Node, ...]) -> Node:
+    """The node ``op`` over ``children``, marking the children that need parentheses: a looser
+    operator inside a tighter one, the right side of − ÷ div at the same level, anything but a plain
+    value around ^, and another claim's working (a group)."""
+    mine = _PRECEDENCE[op]
+    marked = []
+    for place, child in enumerate(children):
         theirs = _PRECEDENCE[child.op]
         paren = (theirs < mine
-                 or (theirs == mine and place == 1 and node.op in ("−", "÷", "div"))
-                 or (node.op == "^" and child.op not in ("leaf", "call"))
+                 or (theirs == mine and place == 1 and op in ("−", "÷", "div"))
+                 or (op == "^" and child.op not in ("leaf", "call"))
                  or (bool(child.claim) and child.op not in ("leaf", "call")))  # another claim's working, as a group
-        children.append(child if child.paren == paren else _copy(child, paren=paren))
-    return _copy(node, children=tuple(children))
+        marked.append(child if child.paren == paren else _copy(child, paren=paren))
+    return Node(op=op, children=tuple(marked))
 
 
 def _copy(node: Node, *, children: tuple[Node, ...] | None = None, claim: str | None = None,
@@ -216,49 +438,14 @@ def _copy(node: Node, *, children: tuple[Node, ...] | None = None, claim: str | 
                 paren=node.paren if paren is None else paren)
 
 
-def _agrees(tree: Node, claim: ClaimResult) -> bool:
-    """Evaluate the expansion with the restricted walker over the leaves' own values; compare."""
-    env: dict[str, object] = {}
-    if claim.result is None:
+def _agrees(value: object, claim: ClaimResult) -> bool:
+    """Whether the written-out working's value is the engine's result, in the result's unit."""
+    if claim.result is None or value is _FAILED:
         return False
     try:
-        body = _as_ast(tree, env)
-        value = expr.evaluate(ast.Expression(body=body), env)
         return units.convert(value, claim.result.unit) == claim.result.value
     except (LedgerError, ArithmeticError, ValueError, TypeError):
         return False
-
-
-def _holds(tree: Node) -> bool | None:
-    env: dict[str, object] = {}
-    try:
-        return bool(expr.evaluate(ast.Expression(body=_as_ast(tree, env)), env))
-    except (LedgerError, ArithmeticError, ValueError, TypeError):
-        return None
-
-
-def _as_ast(node: Node, env: dict[str, object]) -> ast.expr:
-    if node.op == "leaf":
-        leaf = node.leaf
-        if leaf is None:
-            raise LedgerError("a leaf node without its leaf")
-        if leaf.kind == "unit":
-            return ast.Name(id=leaf.name, ctx=ast.Load())
-        if leaf.value is None:
-            raise LedgerError("a leaf has no value")
-        name = f"leaf{len(env)}"
-        env[name] = units.quantity(leaf.value.value, leaf.value.unit) if leaf.value.unit else leaf.value.value
-        return ast.Name(id=name, ctx=ast.Load())
-    parts = [_as_ast(c, env) for c in node.children]
-    if node.op == "neg":
-        return ast.UnaryOp(op=ast.USub(), operand=parts[0])
-    if node.op == "call":
-        return ast.Call(func=ast.Name(id=node.call, ctx=ast.Load()), args=parts, keywords=[])
-    if node.op in _COMPARE.values():
-        op = next(k for k, v in _COMPARE.items() if v == node.op)
-        return ast.Compare(left=parts[0], ops=[op()], comparators=[parts[1]])
-    binop = next(k for k, v in SYMBOL.items() if v == node.op)
-    return ast.BinOp(left=parts[0], op=binop(), right=parts[1])
 
 
 def _shown(leaf: Leaf) -> str:

@@ -101,7 +101,7 @@ def _plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:
     keys = _TOP_KEY.findall(text)
     if "" in keys or "id" in keys or len(set(keys)) != len(keys):
         return None  # not "key: value", a key twice, or an id the path does not give
-    if text[1:2] in _NOT_TOP and any(line.strip() and line[0] != "#" for line in _preamble(text).split("\n")):
+    if text[1:2] in _NOT_TOP and any(line.strip(" ") and line[0] != "#" for line in _preamble(text).split("\n")):
         return None
     if "said" not in keys:
         return (), None  # no sentence: no draft sentence is this record's (if valid at all)
@@ -146,7 +146,7 @@ def _field(text: str, key: re.Pattern, alone: re.Pattern | None = None) -> tuple
     end = m.end()
     following = _TOP_LINE.search(text, end - 1) if end and text[end - 1] == "\n" else None
     rest = text[end:following.start() if following is not None else len(text)]
-    return m.group(1), [line for line in rest.split("\n") if line.strip() and line[0] != "#"] if rest else []
+    return m.group(1), [line for line in rest.split("\n") if line.strip(" ") and line[0] != "#"] if rest else []
 
 
 def _one_line(value: str | None, following: list[str]) -> str | None:

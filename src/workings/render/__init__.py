@@ -6,7 +6,8 @@
     articles/<slug>.html  each published text (claims/<slug>/article.md), every figure marked by
                           check-draft's result and linked to its claim (render/articles.py)
     claims/<id>.html      one page per claim: as printed, recomputed, the whole working written out
-                          to its leaves (workings/working.py), steps, inputs, sources
+                          to its leaves (workings/working.py), steps, inputs, sources (laid out in
+                          Python, render/claimpage.py: 10,000 and more of them)
     sources/<id>.html     one page per source: grade, link, snapshot (copied, with its sha256)
     snapshots/<sha256>.*  the archived bytes, so links work from file:// and offline
     explainer.html        the explainer: a model, a machine, a chat length, against the ledger's figures
@@ -36,10 +37,11 @@ from ..report import Report
 from .explainer import PAGE as EXPLAINER_PAGE
 from .explainer import ExplainerView
 from .staging import Staging, copy_snapshots
+from . import markup
 from .articles import load_articles
+from .claimpage import ClaimPages
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize, page_title
-from .workingline import leaves_list, working_line
 
 __all__ = ["render_site", "environment"]
 
@@ -49,8 +51,10 @@ def environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=finalize)
     env.globals.update(status_symbol=STATUS_SYMBOL, status_meaning=STATUS_MEANING,
                        label_meaning=LABEL_MEANING, grade_meaning=GRADE_MEANING, basis_meaning=BASIS_MEANING,
-                       explainer_page=None,  # the explainer's page, where the site has one: any page may link it
-                       working_line=working_line, leaves_list=leaves_list)
+                       explainer_page=None)  # the explainer's page, where the site has one: any page may link it
+    # Lists of thousands of items, laid out in Python (render/markup.py: the macros' bytes)
+    env.globals.update(claim_rows=lambda items, up: Markup(markup.claim_rows(items, markup.e(up))),
+                       claim_list=lambda links, up: Markup(markup.claim_list(links, markup.e(up))))
     env.filters["page_title"] = page_title
     # The legend reads only these globals: the same on every page, so rendered once, not per page.
     env.globals["legend"] = Markup(env.get_template("legend.html").render())
@@ -90,8 +94,9 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
             page(site.article_pages[article.slug], "article.html", 1, **site.article(article))
         if explainer is not None:
             page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
-        for claim in report.claims:
-            page(site.claim_pages[claim.id], "claim.html", 1, **site.claim(claim))
+        claim_pages = ClaimPages(env, "../")  # laid out in Python (render/claimpage.py), in base.html's frame
+        for claim, view in site.claim_views():
+            staging.write(site.claim_pages[claim.id], claim_pages.page(view).encode("utf-8"))
         for source in report.sources:
             page(site.source_pages[source.id], "source.html", 1, **site.source(source))
         static = files("workings") / "static"

@@ -8,16 +8,20 @@ formatted by ``figures`` (``Quantity.display`` from ``format_number``, exact val
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from ..figures import format_exact
 from ..models import GRADE_MEANING  # noqa: F401  (re-exported for the templates)
 from ..report import FAILING, STATUSES, ClaimResult, Report
 from .. import report as _report
-from ..working import expand
+from ..working import Expander
 from . import words
 from .articles import FIGURE_MEANING, FIGURE_SYMBOL, Article, blocks
+
+if TYPE_CHECKING:
+    from .workingline import Lines
 
 # What a claim's value is computed from (the Report's ``basis``), where the engine computes one.
 BASIS_MEANING = getattr(_report, "BASIS_MEANING", {})
@@ -119,6 +123,11 @@ class Site:
                             {"title": article.title, "href": f"{self.article_pages[article.slug]}#fig-{piece['n']}",
                              "text": figure.text, "status": figure.status})
         self._readers: dict[str, list[ClaimResult]] | None = None  # source id -> the claims reading it
+        self.expander = Expander(report)  # every claim's whole working, sharing what they share
+        self._leaves: dict[str, dict] = {}  # a claim -> each leaf's view (Site.leaf) by its input (or unit name)
+        self._lines: Lines | None = None
+        self._words: dict[int, tuple] = {}  # id of an engine value -> (it, its words, it exactly)
+        self._titles: dict[int, tuple[ClaimResult, dict[str, str]]] = {}  # id of a claim -> (it, its title)
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
         reads = sorted({(i.source, i.key) for c in report.claims for i in c.inputs
@@ -167,35 +176,31 @@ class Site:
         shown = claim.comparison.recomputed if claim.comparison else claim.result
         return {"id": claim.id, "href": self.claim_pages[claim.id], "status": claim.status, "label": claim.label,
                 "figure": claim.figure, "check": claim.check, "said": claim.said, "recomputed": recomputed,
-                "reader": words.reader(shown) if shown else None, "title": words.title(claim),
+                "reader": self.words(shown)[0] if shown else None, "title": self.title(claim),
                 "reason": claim.reason, "grade": claim.grade, "basis": getattr(claim, "basis", None)}
 
     def claim(self, claim: ClaimResult) -> dict:
         comparison = None
         if claim.comparison:
             c = claim.comparison
+            reader, exact = self.words(c.recomputed)
             comparison = {"printed": c.printed, "unit": c.unit, "rule": c.rule, "holds": c.holds,
-                          "recomputed": c.recomputed.display, "reader": words.reader(c.recomputed),
-                          "exact": f"{format_exact(c.recomputed.value)} {c.recomputed.unit}".strip()}
+                          "recomputed": c.recomputed.display, "reader": reader, "exact": exact}
         result = None
         if claim.result:
-            result = {"display": claim.result.display, "reader": words.reader(claim.result),
-                      "exact": f"{format_exact(claim.result.value)} {claim.result.unit}".strip()}
+            reader, exact = self.words(claim.result)
+            result = {"display": claim.result.display, "reader": reader, "exact": exact}
         moved = [self.claim_link(i.claim) | {"name": i.name} for i in claim.inputs
                  if i.kind == "claim" and i.claim is not None and i.claim_status == "drift"]
         return {
             "claim": claim, "comparison": comparison, "result": result, "moved": moved,
-            "title": words.title(claim),
+            "title": self.title(claim),
             "working": self.working(claim), "printed_in": self.printed_in.get(claim.id, []),
             "basis": getattr(claim, "basis", None),
             "correction": words.figure_words(claim.erratum.get("recomputed")) if claim.erratum else None,
             "basis_note": BASIS_MEANING.get(getattr(claim, "basis", None) or "", ""),
             "inputs": [self.input(i) for i in claim.inputs],
-            "steps": [{"name": s.name, "expression": s.expression, "line": s.line,
-                       "display": s.result.display if s.result else None,
-                       "reader": words.reader(s.result) if s.result else None,
-                       "exact": f"{format_exact(s.result.value)} {s.result.unit}".strip() if s.result else None,
-                       "unit": s.result.unit if s.result else None} for s in claim.steps],
+            "steps": [self.step(s) for s in claim.steps],
             "assumptions": [{"name": i.name, "text": i.text, "why": i.assumption}
                             for i in claim.inputs if i.assumption],
             "cites": [self.source_link(c.source) | {"passage_id": c.passage_id, "text": c.text}
@@ -208,12 +213,33 @@ class Site:
             "label_note": LABEL_MEANING.get(claim.label or ""),
         }
 
+    def words(self, quantity) -> tuple[str, str]:
+        """An engine value in a reader's words, and exactly with its unit: once per value (the engine
+        shares one value between the records that hold it)."""
+        found = self._words.get(id(quantity))
+        if found is None or found[0] is not quantity:
+            found = self._words[id(quantity)] = (quantity, words.reader(quantity),
+                                                 f"{format_exact(quantity.value)} {quantity.unit}".strip())
+        return found[1], found[2]
+
+    def title(self, claim: ClaimResult) -> dict[str, str]:
+        """``words.title``: once per claim (its page and its row in the index both show it)."""
+        found = self._titles.get(id(claim))
+        if found is None or found[0] is not claim:
+            found = self._titles[id(claim)] = (claim, words.title(claim))
+        return found[1]
+
+    def step(self, s) -> dict:
+        reader, exact = self.words(s.result) if s.result else (None, None)
+        return {"name": s.name, "expression": s.expression, "line": s.line,
+                "display": s.result.display if s.result else None, "reader": reader, "exact": exact,
+                "unit": s.result.unit if s.result else None}
+
     def input(self, item) -> dict:
+        reader, exact = self.words(item.result) if item.result else (None, None)
         out = {"name": item.name, "text": item.text, "kind": item.kind, "key": item.key,
                "passage": item.passage, "assumption": item.assumption,
-               "display": item.result.display if item.result else None,
-               "reader": words.reader(item.result) if item.result else None,
-               "exact": f"{format_exact(item.result.value)} {item.result.unit}".strip() if item.result else None}
+               "display": item.result.display if item.result else None, "reader": reader, "exact": exact}
         if item.kind == "source":
             out["source"] = self.source_link(item.source)
             out["key_anchor"] = self.key_anchors.get((item.source, item.key))
@@ -260,36 +286,84 @@ class Site:
         return [found[k] for k in sorted(found)]
 
     def working(self, claim: ClaimResult) -> dict | None:
-        """The whole working (``workings.working``), with every leaf's link and reader's words."""
-        work = expand(self.report, claim.id)
+        """The whole working (``workings.working``): its line and its leaves as the page shows them."""
+        work = self.expander.working(claim.id)
         if work is None:
             return None
-        return {"tree": self.node(work.tree), "leaves": [self.leaf(leaf) for leaf in work.leaves],
+        if self._lines is None:
+            from .workingline import Lines  # it lays out what this module links
+
+            self._lines = Lines(self, "../")
+        return {"line": self._lines.line(work), "leaves": self._lines.leaves(work),
                 "result": words.reader(work.result, exact=True) if work.result else None,
                 "holds": work.holds,
                 "agrees": work.agrees, "complete": work.complete,
                 "claims": [self.claim_link(c) for c in dict.fromkeys(work.claims)]}
 
-    def node(self, node) -> dict:
-        out = {"op": node.op, "paren": node.paren, "call": node.call, "term": _TERM.get(node.op, node.op),
-               "children": [self.node(c) for c in node.children],
-               "claim": self.claim_link(node.claim) if node.claim else None}
-        if node.leaf is not None:
-            out["leaf"] = self.leaf(node.leaf) | {"caption": node.caption.replace("_", " ")}
-        return out
-
     def leaf(self, leaf) -> dict:
         """A leaf as shown: a literal as the record writes it, any other value in a reader's words,
-        linked to where it comes from (a source key, the assumption beside a literal, a claim)."""
+        linked to where it comes from (a source key, the assumption beside a literal, a claim).
+        Once per numbered leaf (by its claim and input) and per unit; a number's own each time."""
+        if leaf.kind == "number":
+            return self._leaf(leaf)
+        kept = self._leaves.setdefault(leaf.claim, {})  # a unit: under "" (no claim), kept throughout
+        found = kept.get(leaf.input or leaf.name)
+        if found is None:
+            found = kept[leaf.input or leaf.name] = self._leaf(leaf)
+        return found
+
+    def claim_views(self) -> Iterator[tuple[ClaimResult, dict]]:
+        """(claim, ``claim(claim)``) for each claim in the Report's order. What claims' workings share
+        is kept until the last page that may hold it (a page of a claim that uses it, or uses one
+        that does, ...) is made, then dropped: a site's memory holds the workings in reach, not all."""
+        done = self._last_pages()
+        for index, claim in enumerate(self.report.claims):
+            yield claim, self.claim(claim)
+            for held in done.get(index, ()):
+                self.expander.forget(held)
+                self._leaves.pop(held, None)
+                if self._lines is not None:
+                    self._lines.forget(held)
+
+    def _last_pages(self) -> dict[int, list[str]]:
+        """For each page (its index in the Report), the claims no later page's working may hold: a
+        claim's working is held by the workings of the claims using it, and of the claims using
+        those. A claim on a cycle of uses is never dropped (no working expands it anyway)."""
+        claims = self.report.claims
+        last: dict[str, int] = {}
+        for index, claim in enumerate(claims):
+            last[claim.id] = index  # a second record with the same id renders the first's working too
+        uses: dict[str, set[str]] = {}
+        for claim in claims:  # an id's first record is the one workings expand
+            uses.setdefault(claim.id, {i.claim for i in claim.inputs if i.kind == "claim" and i.claim in last})
+        users = dict.fromkeys(last, 0)
+        for named in uses.values():
+            for claim_id in named:
+                users[claim_id] += 1
+        ready = [claim_id for claim_id, count in users.items() if count == 0]
+        while ready:  # each claim after every claim that uses it: its last page is theirs, or its own
+            claim_id = ready.pop()
+            for used in uses[claim_id]:
+                last[used] = max(last[used], last[claim_id])
+                users[used] -= 1
+                if users[used] == 0:
+                    ready.append(used)
+        done: dict[int, list[str]] = {}
+        for claim_id, index in last.items():
+            if users[claim_id] == 0:
+                done.setdefault(index, []).append(claim_id)
+        return done
+
+    def _leaf(self, leaf) -> dict:
         if leaf.kind == "unit":
-            return {"kind": "unit", "text": leaf.name, "href": None, "index": 0, "term": leaf.name}
+            return {"kind": "unit", "text": leaf.name, "href": None, "term": leaf.name}
         if leaf.kind == "literal":
             text = leaf.value and leaf.value.display
             # the literal as written ("1 GiB/GB"), not reduced to 1.073742; its value is the engine's
             text = next((i.text for i in self.by_id[leaf.claim].inputs if i.name == leaf.input), text)
         else:
             text = words.reader(leaf.value, exact=True)
-        out = {"kind": leaf.kind, "text": text, "index": leaf.index, "name": leaf.name.replace("_", " "),
+        out = {"kind": leaf.kind, "text": text, "name": leaf.name.replace("_", " "),
                "claim": self.claim_link(leaf.claim) if leaf.claim else None, "href": None,
                "grade": leaf.grade, "passage": leaf.passage, "assumption": leaf.assumption, "key": leaf.key,
                "term": _term(leaf.value)}
