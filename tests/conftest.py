@@ -104,6 +104,19 @@ class TmpLedger:
         self.claim("kv/full-window", FULL_WINDOW)
         return self
 
+    def doubling_chain(self) -> TmpLedger:
+        """``big/base`` (48, from the Qwen config) and ``big/c1``..``big/c7``, each the sum of the one
+        before taken twice: each doubles the leaves, so 2**7 = 128 written out would be too many."""
+        self.source("qwen")
+        self.claim("big/base", 'said: "x is 48."\nfigure: "48"\nlabel: quoted\ninputs: {n: qwen#num_hidden_layers}\n'
+                   "compute: {v: n}\n")
+        previous = "big/base"
+        for i in range(1, 8):
+            self.claim(f"big/c{i}", f'said: "y{i} is {48 * 2 ** i:,}."\nlabel: derived\nfigure: "{48 * 2 ** i:,}"\n'
+                       f"inputs: {{a: 'claim:{previous}', b: 'claim:{previous}'}}\ncompute: {{v: a + b}}\n")
+            previous = f"big/c{i}"
+        return self
+
     def verify(self):
         from workings.engine import verify
 

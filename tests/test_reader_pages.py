@@ -184,14 +184,7 @@ def test_every_working_on_this_repositorys_ledger_gives_the_engines_result(tmp_p
 
 
 def test_a_working_too_large_to_write_out_keeps_claims_as_linked_values(tmp_ledger):
-    tmp_ledger.source("qwen")
-    tmp_ledger.claim("big/base", 'said: "x is 48."\nfigure: "48"\nlabel: quoted\ninputs: {n: qwen#num_hidden_layers}\n'
-                     "compute: {v: n}\n")
-    previous = "big/base"
-    for i in range(1, 8):  # each doubles the leaves: 2**7 = 128 written out would be too many
-        tmp_ledger.claim(f"big/c{i}", f'said: "y{i} is {48 * 2 ** i:,}."\nlabel: derived\nfigure: "{48 * 2 ** i:,}"\n'
-                         f"inputs: {{a: 'claim:{previous}', b: 'claim:{previous}'}}\ncompute: {{v: a + b}}\n")
-        previous = f"big/c{i}"
+    tmp_ledger.doubling_chain()
     report = tmp_ledger.verify()
     assert report.claim("big/c7").status == "verified"
     work = expand(report, "big/c7")

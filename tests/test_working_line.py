@@ -118,14 +118,7 @@ def test_generated_chains_are_the_macros_markup(tmp_path):
 
 
 def test_a_claim_used_twice_is_written_out_twice_with_the_same_numbers(tmp_ledger):
-    tmp_ledger.source("qwen")
-    tmp_ledger.claim("big/base", 'said: "x is 48."\nfigure: "48"\nlabel: quoted\ninputs: {n: qwen#num_hidden_layers}\n'
-                     "compute: {v: n}\n")
-    previous = "big/base"
-    for i in range(1, 8):  # each doubles the leaves: 2**7 = 128 written out would be too many
-        tmp_ledger.claim(f"big/c{i}", f'said: "y{i} is {48 * 2 ** i:,}."\nlabel: derived\nfigure: "{48 * 2 ** i:,}"\n'
-                         f"inputs: {{a: 'claim:{previous}', b: 'claim:{previous}'}}\ncompute: {{v: a + b}}\n")
-        previous = f"big/c{i}"
+    tmp_ledger.doubling_chain()
     tmp_ledger.claim("big/ratio", 'said: "y2 is four times x."\nlabel: derived\n'
                      "inputs: {y: 'claim:big/c2', x: 'claim:big/base'}\ncheck: y == 4 * x\n")
     report = tmp_ledger.verify()
