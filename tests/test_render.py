@@ -203,3 +203,30 @@ def test_importing_the_cli_does_not_load_jinja2():
     code = "import sys, workings.cli, workings.engine; print('jinja2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n"
+
+
+def test_render_site_leaves_the_collector_as_it_found_it(tmp_ledger, tmp_path):
+    """render pauses the cyclic collector while it makes the site (gcpause.paused) and gives it back
+    running, with nothing frozen, whether the render succeeds or fails; a collector switched off by
+    the caller stays off."""
+    import gc
+
+    from workings.errors import LedgerError
+    from workings.render import render_site
+
+    write_ledger(tmp_ledger)
+    report = tmp_ledger.verify()
+    assert gc.isenabled()
+    render_site(report, tmp_ledger.root, tmp_path / "site")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.txt").write_text("keep")
+    with pytest.raises(LedgerError):
+        render_site(report, tmp_ledger.root, tmp_path / "taken")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        render_site(report, tmp_ledger.root, tmp_path / "site")
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
