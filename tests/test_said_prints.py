@@ -116,6 +116,12 @@ def test_a_word_a_name_or_a_rounding_that_is_not_the_figure_is_an_error(tmp_ledg
     ("That card has 80 GB.", "80 GiB", "prints 80 GB"),                       # decimal for binary
     ("It reads 890 tokens.", "890 B/token", "prints 890 tokens"),            # another quantity
     ("A window of 4,096 bytes.", "4,096 token", "prints 4,096 bytes"),
+    # another "per": read by the finder (parameter), or read past by it (layer, second)
+    ("It costs 196,608 bytes per parameter.", "196,608 B/token", "prints 196,608 bytes per parameter"),
+    ("It costs 196,608 bytes per layer.", "196,608 B/token", "prints 196,608 bytes per layer"),
+    ("It holds 196,608 bytes of cache per layer.", "196,608 B/token", "prints 196,608 bytes of cache per layer"),
+    ("It moves 196,608 bytes per second.", "196,608 B/token", "prints 196,608 bytes per second"),
+    ("It costs 196,608 bytes per million tokens.", "196,608 B/token", "prints 196,608 bytes per million tokens"),
 ])
 def test_the_same_digits_in_another_unit_do_not_print_the_figure(tmp_ledger, sentence, figure, prints):
     """The sentence's unit words are held against the figure's unit: "196,608 GB" is not 196,608 B/token."""
@@ -131,6 +137,8 @@ def test_the_same_digits_in_another_unit_do_not_print_the_figure(tmp_ledger, sen
     ("It has 128 dimensions per head.", "128"),               # words the finder does not read as a unit
     ("It needs 128 GB.", "128"),                              # a figure with no unit is not held to one
     ("A 4-bit float.", "4 bit"),
+    ("It holds 196,608 bytes of KV cache per token.", "196,608 B/token"),
+    ("It moves 5 GB per second.", "5 GB/s"),                 # a "per" of the unit's own dimension
 ])
 def test_the_figures_unit_or_its_numerator_prints_it(tmp_ledger, sentence, figure):
     tmp_ledger.claim("t/unit", typed(sentence, figure))
