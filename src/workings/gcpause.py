@@ -14,6 +14,27 @@ from collections.abc import Iterator
 
 
 @contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """The collector off while a run builds its results, and what is alive at the end frozen.
+
+    Loading and evaluating a ledger makes millions of small objects and almost no cycles (at 10,000
+    claims the collector finds about 60 unreachable objects after loading and none after evaluating),
+    so collecting during the run only rescans the growing heap. Switching the collector back on
+    afterwards is not enough: its counters kept counting, so the next allocation set off a young
+    collection that walked everything the run made, then an older one that walked it again (0.2 s of
+    CPU at 10,000 claims). Frozen, those objects are out of its sight; they are still freed by
+    reference counting when dropped, and ``frozen`` (render) or ``gc.unfreeze`` brings them back."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
 def frozen() -> Iterator[None]:
     gc.freeze()
     try:
