@@ -272,3 +272,21 @@ def test_a_recorded_erratum_on_a_set_aside_year_is_still_flagged(tmp_ledger):
     flagged = [(f.line, f.text, f.status, f.claim) for f in check.figures if f.status != "backed"]
     assert (3, "2024", "erratum", "dates/v1-year") in flagged
     assert check.exit_code == 1
+
+
+@pytest.mark.parametrize("per", ["per parameter", "per layer"])
+def test_a_figure_per_something_else_is_not_its_claims_even_when_tied(report, per):
+    """"114,688 bytes per parameter" prints the digits of 114,688 B/token but another quantity: its
+    claim, by sentence or by marker, does not back it and says why."""
+    sentence = "So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token."
+    assert sentence in DRAFT
+    other = sentence.replace("per token", per)
+    check = check_text(DRAFT.replace(sentence, other), report, issue="sizing", markdown=True)
+    (figure,) = [f for f in check.figures if f.text == f"114,688 bytes {per}"]
+    assert figure.status == "unbacked", (figure.status, figure.reason)
+    assert figure.reason == "its claim by sentence, sizing/per-token, states 114,688 B/token: not a figure of this kind"
+    tied = other.replace(per, f"{per}<!-- claim: sizing/per-token -->")
+    check = check_text(DRAFT.replace(sentence, tied), report, issue="sizing", markdown=True)
+    (figure,) = [f for f in check.figures if f.text == f"114,688 bytes {per}"]
+    assert figure.status == "unbacked", (figure.status, figure.reason)
+    assert figure.reason == "its claim by marker, sizing/per-token, states 114,688 B/token: not a figure of this kind"

@@ -149,7 +149,7 @@ def align(claim: ClaimView, sentence: frozenset[str], window: frozenset[str]) ->
 
 
 @functools.lru_cache(maxsize=1024)
-def _base(unit: str) -> tuple[Fraction, str] | None:
+def base_of(unit: str) -> tuple[Fraction, str] | None:
     """(factor to base units, dimensionality) of a unit string; None when it does not parse."""
     try:
         value = units.quantity(1, unit).to_base_units()
@@ -160,12 +160,33 @@ def _base(unit: str) -> tuple[Fraction, str] | None:
 
 def in_unit(value: Fraction, unit: str, target: str) -> Fraction | None:
     """``value`` (in ``unit``) expressed in ``target``; a "per token" present on one side only is
-    dropped ("890 bytes" is read against 890 B/token). None when the dimensions differ."""
-    for have, want in ((unit, target), (unit.split("/")[0], target.split("/")[0])):
-        a, b = _base(have), _base(want)
+    dropped ("890 bytes" is read against 890 B/token); two different ones are not ("890 bytes per
+    parameter" is no reading of 890 B/token). None when the dimensions differ."""
+    tries = [(unit, target)]
+    if ("/" in unit) != ("/" in target):
+        tries.append((unit.split("/")[0], target.split("/")[0]))
+    for have, want in tries:
+        a, b = base_of(have), base_of(want)
         if a and b and a[1] == b[1]:
             return value * a[0] / b[0]
     return None
+
+
+# "per layer", "per second": a "per" the finder reads past without taking it into the unit.
+_PER_NOUN = re.compile(r"\bper\s++(?:(?:million|thousand|billion|M|K)\s++)?([A-Za-z]{1,20}+)\b")
+
+
+def other_per(printed: str, unit: str) -> bool:
+    """Whether ``printed`` (a figure's words) says "per" something that ``unit`` is not per: "196,608
+    bytes per layer" or "per second" is no reading of 196,608 B/token, though "196,608 bytes" is. A
+    noun of the unit's own dimension ("per second" for ``B/s``) is not another."""
+    per = unit.partition("/")[2]
+    found = _PER_NOUN.search(printed) if per else None
+    if found is None:
+        return False
+    ours, noun = base_of(per), found.group(1).lower()
+    theirs = [base_of(n) for n in {noun, noun[:-1] if noun.endswith("s") else noun}]
+    return ours is None or not any(t is not None and t[1] == ours[1] for t in theirs)
 
 
 def readings(figure: Figure) -> list[str]:
@@ -247,7 +268,10 @@ def _shown(reading: str, value: Fraction) -> str:
 
 def values_in(pair: tuple[Fraction, str], figure: Figure) -> list[tuple[str, Fraction]]:
     """A claim's (value, unit) in each reading of the figure's unit; the same unit string as
-    printed ("KB" and "KB") compares as it stands."""
+    printed ("KB" and "KB") compares as it stands. None where the figure is per something the
+    claim is not ("114,688 bytes per layer" against 114,688 B/token)."""
+    if "/" not in figure.unit and "/" in pair[1] and other_per(figure.text, pair[1]):
+        return []
     return list(_values_in(pair[0], pair[1], figure.unit, figure.kind == "count" and not figure.unit))
 
 
