@@ -122,6 +122,10 @@ def test_a_word_a_name_or_a_rounding_that_is_not_the_figure_is_an_error(tmp_ledg
     ("It holds 196,608 bytes of cache per layer.", "196,608 B/token", "prints 196,608 bytes of cache per layer"),
     ("It moves 196,608 bytes per second.", "196,608 B/token", "prints 196,608 bytes per second"),
     ("It costs 196,608 bytes per million tokens.", "196,608 B/token", "prints 196,608 bytes per million tokens"),
+    # a figure with no unit is a pure number: the sentence's unit is not its
+    ("It needs 128 GB.", "128", "prints 128 GB"),
+    ("A window of 128 tokens.", "128", "prints 128 tokens"),
+    ("A cut of 12%.", "12", "prints 12%"),
 ])
 def test_the_same_digits_in_another_unit_do_not_print_the_figure(tmp_ledger, sentence, figure, prints):
     """The sentence's unit words are held against the figure's unit: "196,608 GB" is not 196,608 B/token."""
@@ -135,7 +139,7 @@ def test_the_same_digits_in_another_unit_do_not_print_the_figure(tmp_ledger, sen
     ("Each token costs 196,608 bytes.", "196,608 B/token"),   # "per token" said elsewhere in the sentence
     ("That card has 80 GiB.", "80 GiB"),
     ("It has 128 dimensions per head.", "128"),               # words the finder does not read as a unit
-    ("It needs 128 GB.", "128"),                              # a figure with no unit is not held to one
+    ("A cut of 12%.", "0.12"),                                 # a pure number, printed as a percentage
     ("A 4-bit float.", "4 bit"),
     ("It holds 196,608 bytes of KV cache per token.", "196,608 B/token"),
     ("It moves 5 GB per second.", "5 GB/s"),                 # a "per" of the unit's own dimension

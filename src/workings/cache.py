@@ -86,11 +86,9 @@ class Stats:
 def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]:
     """``engine.verify`` with the cache in ``store``: what the outputs are made from (byte for byte
     a cold run's), and what was recomputed."""
-    import gc
+    from .gcpause import paused
 
-    enabled = gc.isenabled()
-    gc.disable()  # as engine.verify: many small objects, few cycles
-    try:
+    with paused():  # as engine.verify: many small objects, few cycles
         root = Path(root)
         check_root(root)
         pack = store.read()
@@ -107,9 +105,6 @@ def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]
         return verified, Stats(total=len(verified.claims), recomputed=len(warm.recomputed), path=store.path,
                              ids=tuple(sorted(warm.recomputed)), formatted=warm.pieces_made + len(warm.ledger.bad_claims),
                              read=warm.records_read)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class _Cold(Exception):

@@ -46,6 +46,12 @@ BASIS_MEANING = {
 FAILING = ("drift", "error")
 
 
+def _without_memos(self: Any) -> dict[str, Any]:
+    """The object's fields for pickle (the cache), without what was worked out from them and kept on
+    it (``_dict``, and the JSON texts of ``workings.jsonline``): they are made again where needed."""
+    return {k: v for k, v in self.__dict__.items() if k[:1] != "_"}
+
+
 @frozen(kw_only=True)
 class Message:
     """Something a reader or CI should know: kind is error | drift | ambiguous | unchecked | erratum | note."""
@@ -74,6 +80,8 @@ class Quantity:
             made = self.__dict__["_dict"] = {"value": json_number(self.value), "exact": format_exact(self.value),
                                              "unit": self.unit, "display": self.display}
         return dict(made)
+
+    __getstate__ = _without_memos
 
 
 @frozen(kw_only=True)
@@ -110,6 +118,8 @@ class InputResult:
         out = dict(made)
         out["result"] = self.result.to_dict() if self.result else None
         return out
+
+    __getstate__ = _without_memos
 
 
 @frozen(kw_only=True)

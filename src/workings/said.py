@@ -107,7 +107,7 @@ def _same_unit(text: str, end: int, unit: str) -> bool:
     its numerator ("bytes" and "bytes per token" for ``B/token``). Anything else ("GB" for ``B/token``,
     "tokens" for ``B``) is left to the finder's reading, which converts or refuses."""
     read = read_unit(text, end, glued=False)
-    return not read.unit or not unit or read.unit + read.per == unit \
+    return not read.unit or read.unit + read.per == unit \
         or (not read.per and read.unit == unit.split("/")[0] and not _says_per(text[end:read.end], unit))
 
 
@@ -191,7 +191,7 @@ def _holds(item: Printed, wanted: tuple[Fraction, str], rounded: bool) -> bool:
     from .draft import match
 
     values = {v for v in (item.value, item.upper) if v is not None}
-    if wanted[0] in values and (not item.unit or not wanted[1] or item.unit == wanted[1]):
+    if wanted[0] in values and (not item.unit or item.unit == wanted[1]):
         return True  # the number as printed, in the figure's unit or with no unit said
     for _, value in match.values_in(wanted, item):
         candidates = [value]
