@@ -50,6 +50,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from .frozen import frozen
 from . import __version__
 from .cachestore import Store, dumps, loads
 from .cacheshares import own_sources, shares
@@ -66,7 +67,7 @@ FORMAT = 2  # 2: each claim's share of the outputs (written.Piece) and its links
 RACY_NS = 2_000_000_000  # a snapshot's hash is remembered only when its ctime is older than this
 
 
-@dataclass(frozen=True)
+@frozen
 class Stats:
     total: int  # claims in the report, invalid records included
     recomputed: int  # claims read and evaluated this run (invalid records are always read)
@@ -85,11 +86,9 @@ class Stats:
 def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]:
     """``engine.verify`` with the cache in ``store``: what the outputs are made from (byte for byte
     a cold run's), and what was recomputed."""
-    import gc
+    from .gcpause import paused
 
-    enabled = gc.isenabled()
-    gc.disable()  # as engine.verify: many small objects, few cycles
-    try:
+    with paused():  # as engine.verify: many small objects, few cycles
         root = Path(root)
         check_root(root)
         pack = store.read()
@@ -106,9 +105,6 @@ def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]
         return verified, Stats(total=len(verified.claims), recomputed=len(warm.recomputed), path=store.path,
                              ids=tuple(sorted(warm.recomputed)), formatted=warm.pieces_made + len(warm.ledger.bad_claims),
                              read=warm.records_read)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class _Cold(Exception):

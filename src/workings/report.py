@@ -19,10 +19,11 @@ from __future__ import annotations
 import functools
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from .frozen import frozen
 from .errors import Problem
 from .figures import format_exact
 
@@ -45,7 +46,13 @@ BASIS_MEANING = {
 FAILING = ("drift", "error")
 
 
-@dataclass(frozen=True, kw_only=True)
+def _without_memos(self: Any) -> dict[str, Any]:
+    """The object's fields for pickle (the cache), without what was worked out from them and kept on
+    it (``_dict``, and the JSON texts of ``workings.jsonline``): they are made again where needed."""
+    return {k: v for k, v in self.__dict__.items() if k[:1] != "_"}
+
+
+@frozen(kw_only=True)
 class Message:
     """Something a reader or CI should know: kind is error | drift | ambiguous | unchecked | erratum | note."""
 
@@ -59,7 +66,7 @@ class Message:
         return {"kind": self.kind, "text": self.text, "file": self.file, "line": self.line, "key": self.key}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Quantity:
     """A value for display and JSON: exact magnitude and a unit string (empty for a pure number)."""
 
@@ -74,8 +81,10 @@ class Quantity:
                                              "unit": self.unit, "display": self.display}
         return dict(made)
 
+    __getstate__ = _without_memos
 
-@dataclass(frozen=True, kw_only=True)
+
+@frozen(kw_only=True)
 class StepResult:
     name: str
     expression: str
@@ -87,7 +96,7 @@ class StepResult:
                 "result": self.result.to_dict() if self.result else None, "line": self.line}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class InputResult:
     name: str
     text: str
@@ -110,8 +119,10 @@ class InputResult:
         out["result"] = self.result.to_dict() if self.result else None
         return out
 
+    __getstate__ = _without_memos
 
-@dataclass(frozen=True, kw_only=True)
+
+@frozen(kw_only=True)
 class Comparison:
     """How the printed figure was held against the recomputed value."""
 
@@ -126,7 +137,7 @@ class Comparison:
                 "rule": self.rule, "holds": self.holds}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Citation:
     source: str
     passage_id: str
@@ -139,7 +150,7 @@ class Citation:
                 "states": self.states}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ClaimResult:
     id: str
     group: str
@@ -191,7 +202,7 @@ class ClaimResult:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class SourceResult:
     id: str
     file: str
@@ -221,7 +232,7 @@ class SourceResult:
         return out
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Report:
     claims: tuple[ClaimResult, ...]
     sources: tuple[SourceResult, ...]

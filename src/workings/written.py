@@ -19,10 +19,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .frozen import frozen
 from . import safetext
+from .jsonline import claim_line
 from .report import FAILING, FORMAT, ClaimResult, Report, SourceResult, summary_of
 
 if TYPE_CHECKING:
@@ -38,8 +39,9 @@ def dump(value: object) -> str:
 
 
 def json_line(claim: ClaimResult) -> bytes:
-    """The claim's line of the JSON report, UTF-8, without its comma and newline."""
-    return dump(claim.to_dict()).encode("utf-8")
+    """The claim's line of the JSON report, UTF-8, without its comma and newline: ``dump(claim.to_dict())``,
+    made from the JSON text of its parts, each shared part encoded once (``workings.jsonline``)."""
+    return claim_line(claim)
 
 
 def disagreeing(claim: ClaimResult) -> list[Beside]:
@@ -190,7 +192,7 @@ class Live:
         return rows(self.claim, only_failing)
 
 
-@dataclass(frozen=True)
+@frozen
 class Verified:
     """What verify's outputs are made from: each claim's share, in the report's order (by id), the
     sources and the problems; ``notable`` gives the whole results of the claims that fail, are
