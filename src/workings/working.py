@@ -297,7 +297,7 @@ class _Builder:
         item = inputs.get(name)
         if item is not None:
             found = self.input(claim, item)
-            if found.__class__ is Leaf:  # a value reached through this name is called so here
+            if isinstance(found, Leaf):  # a value reached through this name is called so here
                 return self.counted(_node("leaf", (), found, "", "", name))
             if found.op == "leaf":  # an input claim's working that is one value: called so here too
                 return _node("leaf", (), found.leaf, "", "", name)
