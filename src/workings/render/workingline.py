@@ -37,6 +37,7 @@ class Lines:
         self._slots: dict[tuple[str, str], int] = {}     # a numbered leaf's key -> its slot
         self._items: dict[tuple[str, str], str] = {}     # a numbered leaf's key -> its item in the list
         self._marks: dict[tuple, tuple] = {}             # a leaf's (claim, input or unit, caption) -> its markup
+        self._groups: dict[str, str] = {}               # a claim -> the opening of its group ("" where unlinked)
         self._kept: dict[str, list[tuple[dict, Any]]] = {}  # a claim -> what is kept for it, where
         self._page = ""
         self._next_slot = 0
@@ -86,12 +87,17 @@ class Lines:
         input claim's), so its markup is kept."""
         if n.paren:
             out.append('<span class="paren" data-term="(">(</span>')
-        grouped = False
+        group = None
         if n.claim:
-            claim = self.site.claim_link(n.claim)
-            grouped = bool(claim["href"])
-            if grouped:
-                out.append(f'<span class="group" data-claim="{e(claim["id"])}" data-status="{e(claim["status"])}">')
+            group = self._groups.get(n.claim)
+            if group is None:
+                claim = self.site.claim_link(n.claim)
+                group = self._groups[n.claim] = (
+                    f'<span class="group" data-claim="{e(claim["id"])}" data-status="{e(claim["status"])}">'
+                    if claim["href"] else "")
+                self._keep(n.claim, self._groups, n.claim)
+            if group:
+                out.append(group)
         if n.op != "leaf" and (shared or n.claim):  # the same children: the same markup, built once
             found = self._parts.get(id(n.children))
             if found is None:
@@ -102,7 +108,7 @@ class Lines:
             out.extend(found[1])
         else:
             self._inner(n, out)
-        if grouped:
+        if group:
             out.append("</span>")
         if n.paren:
             out.append('<span class="paren" data-term=")">)</span>')
