@@ -127,6 +127,7 @@ class Site:
         self._leaves: dict[str, dict] = {}  # a claim -> each leaf's view (Site.leaf) by its input (or unit name)
         self._lines: Lines | None = None
         self._words: dict[int, tuple] = {}  # id of an engine value -> (it, its words, it exactly)
+        self._exact: dict[int, tuple] = {}  # id of an engine value -> (it, its words to 12 places)
         self._titles: dict[int, tuple[ClaimResult, dict[str, str]]] = {}  # id of a claim -> (it, its title)
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
@@ -222,6 +223,13 @@ class Site:
                                                  f"{format_exact(quantity.value)} {quantity.unit}".strip())
         return found[1], found[2]
 
+    def exact_words(self, quantity) -> str:
+        """``words.reader(quantity, exact=True)``: once per engine value, as ``words``."""
+        found = self._exact.get(id(quantity))
+        if found is None or found[0] is not quantity:
+            found = self._exact[id(quantity)] = (quantity, words.reader(quantity, exact=True))
+        return found[1]
+
     def title(self, claim: ClaimResult) -> dict[str, str]:
         """``words.title``: once per claim (its page and its row in the index both show it)."""
         found = self._titles.get(id(claim))
@@ -294,8 +302,9 @@ class Site:
             from .workingline import Lines  # it lays out what this module links
 
             self._lines = Lines(self, "../")
-        return {"line": self._lines.line(work), "leaves": self._lines.leaves(work),
-                "result": words.reader(work.result, exact=True) if work.result else None,
+        line, leaves = self._lines.markup(work)
+        return {"line": line, "leaves": leaves,
+                "result": self.exact_words(work.result) if work.result else None,
                 "holds": work.holds,
                 "agrees": work.agrees, "complete": work.complete,
                 "claims": [self.claim_link(c) for c in dict.fromkeys(work.claims)]}
@@ -362,7 +371,7 @@ class Site:
             # the literal as written ("1 GiB/GB"), not reduced to 1.073742; its value is the engine's
             text = next((i.text for i in self.by_id[leaf.claim].inputs if i.name == leaf.input), text)
         else:
-            text = words.reader(leaf.value, exact=True)
+            text = self.exact_words(leaf.value)
         out = {"kind": leaf.kind, "text": text, "name": leaf.name.replace("_", " "),
                "claim": self.claim_link(leaf.claim) if leaf.claim else None, "href": None,
                "grade": leaf.grade, "passage": leaf.passage, "assumption": leaf.assumption, "key": leaf.key,
