@@ -128,6 +128,7 @@ class Site:
         self._lines: Lines | None = None
         self._words: dict[int, tuple] = {}  # id of an engine value -> (it, its words, it exactly)
         self._exact: dict[int, tuple] = {}  # id of an engine value -> (it, its words to 12 places)
+        self._inputs: dict[int, tuple] = {}  # id of a shared input -> (it, its view)
         self._titles: dict[int, tuple[ClaimResult, dict[str, str]]] = {}  # id of a claim -> (it, its title)
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
@@ -244,6 +245,18 @@ class Site:
                 "unit": s.result.unit if s.result else None}
 
     def input(self, item) -> dict:
+        """An input's row as shown; a value read from a source or written in the record once per
+        input (the engine shares one between the records that write it alike: a model's config key is
+        read by every claim about that model). A view is only ever read, never changed."""
+        found = self._inputs.get(id(item))
+        if found is not None and found[0] is item:
+            return found[1]
+        out = self._input(item)
+        if item.kind != "claim":  # a claim's input names its claim: one record's own
+            self._inputs[id(item)] = (item, out)
+        return out
+
+    def _input(self, item) -> dict:
         reader, exact = self.words(item.result) if item.result else (None, None)
         out = {"name": item.name, "text": item.text, "kind": item.kind, "key": item.key,
                "passage": item.passage, "assumption": item.assumption,
