@@ -129,6 +129,8 @@ class Site:
         self._words: dict[int, tuple] = {}  # id of an engine value -> (it, its words, it exactly)
         self._exact: dict[int, tuple] = {}  # id of an engine value -> (it, its words to 12 places)
         self._inputs: dict[int, tuple] = {}  # id of a shared input -> (it, its view)
+        self._claim_links: dict[str, dict] = {}  # claim id -> its link (Site.claim_link)
+        self._source_links: dict[str | None, dict] = {}  # source id -> its link (Site.source_link)
         self._titles: dict[int, tuple[ClaimResult, dict[str, str]]] = {}  # id of a claim -> (it, its title)
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
@@ -143,14 +145,23 @@ class Site:
                 self.key_anchors[(source_id, key)] = name[len("key/"):-len(".html")]
 
     def claim_link(self, claim_id: str) -> dict:
-        claim = self.by_id.get(claim_id)
-        return {"id": claim_id, "href": self.claim_pages.get(claim_id),
-                "status": claim.status if claim else None}
+        """A link to a claim's page (once per claim: links are only ever read, never changed)."""
+        found = self._claim_links.get(claim_id)
+        if found is None:
+            claim = self.by_id.get(claim_id)
+            found = self._claim_links[claim_id] = {"id": claim_id, "href": self.claim_pages.get(claim_id),
+                                                   "status": claim.status if claim else None}
+        return found
 
     def source_link(self, source_id: str | None) -> dict:
-        source = self.sources.get(source_id) if source_id else None
-        return {"id": source_id, "href": self.source_pages.get(source_id) if source_id and source else None,
+        """A link to a source's page (once per source, as ``claim_link``)."""
+        found = self._source_links.get(source_id)
+        if found is None:
+            source = self.sources.get(source_id) if source_id else None
+            found = self._source_links[source_id] = {
+                "id": source_id, "href": self.source_pages.get(source_id) if source_id and source else None,
                 "grade": source.grade if source else None}
+        return found
 
     def index(self) -> dict:
         claims = self.report.claims
