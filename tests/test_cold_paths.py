@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 from workings import engine, loader
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import bench  # noqa: E402
 
 
 def test_a_claim_with_its_links_is_what_dataclasses_replace_makes(tmp_ledger):
@@ -34,3 +39,19 @@ def test_a_record_is_read_whole_at_every_size_around_the_reads(tmp_path):
         data = bytes(i % 251 for i in range(size))
         path.write_bytes(data)
         assert loader.read_plain_file(path, 1_000_000) == data
+
+
+
+def test_claim_lines_are_parsed_each_time_and_kept_in_no_cache(tmp_path):
+    from workings import models
+
+    bench.make_ledger(tmp_path, 30, "b")
+    models._GOOD_INPUTS.clear()
+    models._parse_input.cache_clear()
+    led = loader.load_ledger(tmp_path)
+    assert len(led.claims) == 30 and not led.problems
+    chained = [i for c in led.claims.values() for i in c.inputs if i.kind == "claim"]
+    assert len(chained) == 27 and all(i.claim for i in chained)  # each c1..c9 of a chain reads the one before
+    kept = list(models._GOOD_INPUTS.values())
+    assert kept and not [i for i in kept if i.kind == "claim"]  # the unique lines are not held after the run
+    assert models._parse_input.cache_info().currsize == len(kept) == 13  # 4 source lines for each of 3 configs, "2 B"
