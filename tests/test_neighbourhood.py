@@ -67,3 +67,35 @@ def test_show_and_check_draft_exit_with_what_they_built_frozen_out_of_the_last_c
                               capture_output=True, text=True, timeout=120)
         assert done.returncode in (0, 1), done.stderr
         assert "frozen at exit: True" in done.stderr, args
+
+
+def test_reading_a_record_without_its_size_gives_the_same_bytes_and_refusals(tmp_path):
+    """``read_record(path, regular=True)`` (the walk saw a regular file: no ``fstat``) gives what the
+    size-first read gives for every kind of entry a claims/ folder may hold; the walk says regular
+    only of regular files."""
+    import os
+
+    from workings.loader import MAX_RECORD_BYTES
+    from workings.neighbourhood import read_record, record_files, record_paths
+
+    folder = tmp_path / "claims" / "g"
+    folder.mkdir(parents=True)
+    sizes = {"empty": 0, "one": 1, "small": 700, "chunk-1": 2**16 - 1, "chunk": 2**16, "chunk+1": 2**16 + 1,
+             "limit": MAX_RECORD_BYTES, "over": MAX_RECORD_BYTES + 1}
+    for name, size in sizes.items():
+        (folder / f"{name}.yaml").write_bytes(b"said: x\n"[:size] + b"#" * max(0, size - 8))
+    os.mkfifo(folder / "pipe.yaml")
+    (folder / "link.yaml").symlink_to(folder / "small.yaml")
+    (folder / "dir.yaml").mkdir()
+    (folder / "dir.yaml" / "inner.yml").write_bytes(b"figure: 2\n")
+    walked = record_files(tmp_path)
+    assert [p for p, _ in walked] == record_paths(tmp_path)
+    regular = {Path(p).name: r for p, r in walked}
+    assert regular == {**{f"{n}.yaml": True for n in sizes}, "pipe.yaml": False, "link.yaml": False,
+                       "inner.yml": True}
+    for path, is_regular in walked:
+        assert read_record(path, is_regular) == read_record(path), path
+        if is_regular and Path(path).stat().st_size <= MAX_RECORD_BYTES:
+            assert read_record(path, True) == Path(path).read_bytes()
+    assert read_record(folder / "over.yaml", True) is None and read_record(folder / "pipe.yaml") is None
+    assert read_record(folder / "link.yaml") is None and read_record(folder / "gone.yaml", True) is None

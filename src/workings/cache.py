@@ -50,6 +50,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from .frozen import frozen
 from . import __version__
 from .cachestore import Store, dumps, loads
 from .cacheshares import own_sources, shares
@@ -66,7 +67,7 @@ FORMAT = 2  # 2: each claim's share of the outputs (written.Piece) and its links
 RACY_NS = 2_000_000_000  # a snapshot's hash is remembered only when its ctime is older than this
 
 
-@dataclass(frozen=True)
+@frozen
 class Stats:
     total: int  # claims in the report, invalid records included
     recomputed: int  # claims read and evaluated this run (invalid records are always read)

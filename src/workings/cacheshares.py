@@ -13,9 +13,9 @@ are the source list and the problems.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .frozen import frozen
 from .engine import _sources, _with_links, bad_result
 from .errors import Problem
 from .models import GRADES
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .cache import _Record, _Warm
 
 
-@dataclass(frozen=True)
+@frozen
 class _Cited:
     """What ``engine._sources`` reads of a claim to list who cites each source."""
 

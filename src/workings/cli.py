@@ -22,6 +22,7 @@ import click
 
 from . import safetext
 from .errors import LedgerError
+from .gcpause import paused
 
 if TYPE_CHECKING:
     from .written import Verified
@@ -125,6 +126,7 @@ def _verify_cached(root: Path) -> tuple[Verified, list[str]]:
 @click.option("--quiet", "-q", is_flag=True, help="Print only failing claims and the summary.")
 @click.option("--no-cache", is_flag=True,
               help="Recompute every claim, neither reading nor writing the cache (so does WORKINGS_NO_CACHE=1).")
+@paused()  # few cycles are built: no collection rescans what was (gcpause)
 def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool, no_cache: bool) -> None:
     """Recompute every claim and compare it with the figure as printed.
 
@@ -174,6 +176,7 @@ def _verify_outputs(root: Path, report: Verified, said: list[str], json_path: Pa
 @main.command(epilog=EXIT_CODES)
 @click.argument("claim_id", metavar="CLAIM")
 @root_option
+@paused()  # few cycles are built: no collection rescans what was (gcpause)
 def show(claim_id: str, root: Path) -> None:
     """Show CLAIM's derivation step by step, with units and sources."""
     from .gcpause import frozen_at_exit
@@ -458,6 +461,7 @@ def _check_file(draft: Path, report, issue: str | None):
 @click.option("--published", is_flag=True,
               help="FILE is a published text (claims/SLUG/article.md): pass when every figure is backed, an "
                    "acknowledged erratum, or listed with a reason under not_backed in its front matter.")
+@paused()  # few cycles are built: no collection rescans what was (gcpause)
 def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool,
                 quiet: bool, published: bool) -> None:
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:

@@ -9,10 +9,10 @@ saying so, unless the record states that reading (``reading:``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .frozen import frozen
 from . import units
 from .errors import UnitError
 from .figures import Figure, format_number, read_figure, round_to
@@ -22,7 +22,7 @@ _PLACE_NAMES = {-1: "tens", -2: "hundreds", -3: "thousands", -4: "ten thousands"
                 -6: "millions", -9: "billions"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Outcome:
     comparison: Comparison
     status: str  # verified | drift

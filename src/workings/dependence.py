@@ -45,10 +45,10 @@ import math
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .frozen import frozen
 from . import expr, units
 from .errors import LedgerError
 from .figures import round_step
@@ -61,7 +61,7 @@ _PERTURBATIONS = ((Fraction(2), Fraction(1)), (Fraction(1, 1000), Fraction(-1)),
                   (Fraction(1000), Fraction(1)), (Fraction(-1), Fraction(-1)))
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Dependence:
     """The inputs the value depends on, by kind, and the basis that follows."""
 

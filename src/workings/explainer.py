@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
+from .frozen import frozen
 from . import units
 from .errors import LedgerError, Problem
 from .figures import read_figure
@@ -42,7 +43,7 @@ MAX_CHATS = 4096
 _Entry = TypeVar("_Entry", "Model", "Machine", "Format")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Figure:
     """One number the page shows, and the claim (or a step of it) it comes from.
 
@@ -61,7 +62,7 @@ class Figure:
     printed_only: bool = False  # an unchecked claim: the value is the figure as printed, not recomputed
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Fixed:
     """A part of a model's cache that does not grow with the chat (a window cache, a recurrent state)."""
 
@@ -70,7 +71,7 @@ class Fixed:
     context: tuple[Figure, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Model:
     id: str
     name: str
@@ -84,14 +85,14 @@ class Model:
     leaves_out: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Machine:
     id: str
     name: str
     memory: Figure
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Format:
     id: str
     name: str
@@ -99,7 +100,7 @@ class Format:
     basis: Figure | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Explainer:
     models: tuple[Model, ...]
     machines: tuple[Machine, ...]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from .frozen import frozen
 from .errors import LedgerError
 
 ASCII_DIGITS = "0123456789"
@@ -35,7 +35,7 @@ _NUMBER = re.compile(
 )
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Figure:
     """A figure as printed: ``value`` exact, ``places`` the decimals printed (negative for
     trailing zeros of an integer that were rounded away), ``unit`` the unit text that follows."""
@@ -122,7 +122,7 @@ def round_step(value: Fraction, step: Fraction | int, mode: str = "nearest") -> 
     return whole * Fraction(step)
 
 
-@dataclass(frozen=True)
+@frozen
 class Interval:
     """The numbers from ``low`` to ``high``, each edge in the set or not."""
     low: Fraction

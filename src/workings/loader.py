@@ -13,6 +13,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .frozen import frozen
 from .errors import LedgerError, Problem
 from .models import CLAIM_ID, SOURCE_ID, Claim
 from .sources import Snapshot, Source
@@ -26,7 +27,7 @@ SNAPSHOTS_DIR = "ledger/snapshots"
 MEASUREMENTS_DIR = "ledger/measurements"
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class BadRecord:
     """A record that could not be used: its id as far as known, and why."""
 

@@ -13,13 +13,14 @@ measurement is decided by that type alone, and the type is tied to the rest of t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from .frozen import frozen
 from . import atomic
 from .errors import LedgerError, Problem
 from .loader import MEASUREMENTS_DIR
@@ -87,7 +88,7 @@ def _check_keys(data: object, allowed: set[str], where: str) -> dict[str, Any]:
     return data
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Value:
     """An exact number and its unit, as text: ``196608 B/token``, ``32/9`` (a ratio)."""
 
@@ -111,7 +112,7 @@ class Value:
         return f"{number} {self.unit}".rstrip()
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Device:
     """The device a probe ran on; ``type`` alone decides whether this is a GPU measurement."""
 
@@ -154,7 +155,7 @@ class Device:
         return {"type": self.type, "name": self.name, "memory_bytes": self.memory_bytes, "allocator": self.allocator}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Software:
     torch: str
     python: str
@@ -172,7 +173,7 @@ class Software:
         return {"torch": self.torch, "python": self.python, "cuda": self.cuda, "driver": self.driver}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Agreement:
     """How a measured value compares with its estimate; derived, never stored."""
 
@@ -181,7 +182,7 @@ class Agreement:
     text: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Measurement:
     claim: str
     probe: str
@@ -272,7 +273,7 @@ class Measurement:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Beside:
     """A measurement as verify and the ledger page show it, beside the claim's estimate."""
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
+from .frozen import frozen
 from . import expr, units
 from .errors import LedgerError, Problem
 from .figures import Figure
@@ -44,7 +45,7 @@ CLAIM_KEYS = {"id", "said", "figure", "check", "label", "inputs", "assumptions",
               "within", "bound", "reading", "erratum", "cites", "notes", "probe", "also_said"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Input:
     """One named input: a literal quantity, a value of a source, or another claim's result."""
 
@@ -83,20 +84,20 @@ class Input:
         return cls(name=name, text=text, kind="literal", value=figure.value, unit=figure.unit)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Step:
     name: str
     text: str
     tree: ast.Expression = field(compare=False, repr=False)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Erratum:
     reason: str
     recomputed: str  # the recomputed value that was acknowledged, printed like a figure
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Claim:
     id: str
     file: str

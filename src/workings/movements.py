@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
+from .frozen import frozen
 from . import safetext
 from .errors import LedgerError
 from .report import STATUSES
@@ -25,7 +25,7 @@ DEFAULT_FAIL_ON = ("verified->*",)
 _PSEUDO = ("added", "removed")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Move:
     """One claim that differs between the two reports."""
 

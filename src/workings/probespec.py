@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import re
-from dataclasses import dataclass
 
+from .frozen import frozen
 from .errors import LedgerError
 
 # Bytes per value of the dtypes a probe may build the cache in, by the name a record uses.
@@ -52,7 +52,7 @@ class ProbeSpecError(LedgerError):
         self.key = key
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Ref:
     """Where a number comes from: a literal, a name in this claim, or a name in another claim."""
 
@@ -81,7 +81,7 @@ class Ref:
         return f"claim:{self.claim}#{self.name}" if self.claim else str(self.name)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ProbeSpec:
     kind: str
     layers: Ref

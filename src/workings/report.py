@@ -19,10 +19,11 @@ from __future__ import annotations
 import functools
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from .frozen import frozen
 from .errors import Problem
 from .figures import format_exact
 
@@ -51,7 +52,7 @@ def _without_memos(self: Any) -> dict[str, Any]:
     return {k: v for k, v in self.__dict__.items() if k[:1] != "_"}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Message:
     """Something a reader or CI should know: kind is error | drift | ambiguous | unchecked | erratum | note."""
 
@@ -65,7 +66,7 @@ class Message:
         return {"kind": self.kind, "text": self.text, "file": self.file, "line": self.line, "key": self.key}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Quantity:
     """A value for display and JSON: exact magnitude and a unit string (empty for a pure number)."""
 
@@ -83,7 +84,7 @@ class Quantity:
     __getstate__ = _without_memos
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class StepResult:
     name: str
     expression: str
@@ -95,7 +96,7 @@ class StepResult:
                 "result": self.result.to_dict() if self.result else None, "line": self.line}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class InputResult:
     name: str
     text: str
@@ -121,7 +122,7 @@ class InputResult:
     __getstate__ = _without_memos
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Comparison:
     """How the printed figure was held against the recomputed value."""
 
@@ -136,7 +137,7 @@ class Comparison:
                 "rule": self.rule, "holds": self.holds}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Citation:
     source: str
     passage_id: str
@@ -149,7 +150,7 @@ class Citation:
                 "states": self.states}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ClaimResult:
     id: str
     group: str
@@ -201,7 +202,7 @@ class ClaimResult:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class SourceResult:
     id: str
     file: str
@@ -231,7 +232,7 @@ class SourceResult:
         return out
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Report:
     claims: tuple[ClaimResult, ...]
     sources: tuple[SourceResult, ...]

@@ -13,10 +13,11 @@ import hashlib
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
+from .frozen import frozen
 from . import units
 from .errors import LedgerError, Problem
 from .models import GRADES, SNAPSHOT
@@ -30,7 +31,7 @@ FORMATS = ("json", "text")
 _WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Value:
     name: str
     text: str
@@ -39,14 +40,14 @@ class Value:
     passage: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Hub:
     repo: str
     file: str
     revision: str = "main"
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Source:
     id: str
     file: str
@@ -188,7 +189,7 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Snapshot:
     """An archived copy's bytes, checked against its name, with the text used for passages."""
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
+from .frozen import frozen
 from . import expr, units
 from .errors import LedgerError
 from .report import ClaimResult, InputResult, Quantity, Report
@@ -42,7 +43,7 @@ _COMPARE = {ast.Lt: "<", ast.LtE: "≤", ast.Gt: ">", ast.GtE: "≥", ast.Eq: "=
 _PRECEDENCE = {"<": 0, "≤": 0, ">": 0, "≥": 0, "=": 0, "+": 1, "−": 1, "×": 2, "÷": 2, "div": 2, "neg": 3, "^": 4, "leaf": 5, "call": 5}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Leaf:
     """A value the working rests on. ``kind``: source | literal | claim (an input of some claim,
     numbered in ``Working.leaves``), number (typed into a step) or unit (a unit name in a step)."""
@@ -62,7 +63,7 @@ class Leaf:
     upstream_status: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Node:
     """``op`` is a symbol from SYMBOL, "neg", "call" (``call`` names the function) or "leaf"."""
 
@@ -75,7 +76,7 @@ class Node:
     paren: bool = False     # written in parentheses where its parent uses it
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Working:
     """``tree`` holds its leaves unnumbered (shared between workings); ``leaves`` numbers them."""
 
@@ -113,7 +114,7 @@ _FAILED = object()   # a part's value where the walker fails on it
 _MISSING = object()  # a part's value not yet asked for
 
 
-@dataclass(frozen=True)
+@frozen
 class _Failed:
     """Why a claim's working could not be written out at some depth: too many leaves, or a
     LedgerError (``error``) met after ``counted`` leaves (a working holding it at an offset may
@@ -123,7 +124,7 @@ class _Failed:
     counted: int = 0
 
 
-@dataclass(frozen=True, eq=False)
+@frozen(eq=False)
 class _Part:
     """An input claim's working written out with ``depth`` levels of claims below it: built once
     and shared by every working that holds it (its leaves unnumbered; each working numbers them)."""

@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .frozen import frozen
 from . import safetext
 from .jsonline import claim_line
 from .report import FAILING, FORMAT, ClaimResult, Report, SourceResult, summary_of
@@ -192,7 +192,7 @@ class Live:
         return rows(self.claim, only_failing)
 
 
-@dataclass(frozen=True)
+@frozen
 class Verified:
     """What verify's outputs are made from: each claim's share, in the report's order (by id), the
     sources and the problems; ``notable`` gives the whole results of the claims that fail, are

@@ -21,9 +21,10 @@ never read as prose; line numbers stay those of the file. The ledger's loader re
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..frozen import frozen
 from .. import yamlio
 from ..errors import LedgerError
 
@@ -31,7 +32,7 @@ FORMATS = ("markdown", "plain")
 _URL = re.compile(r"https?://\S+\Z")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class FrontMatter:
     data: dict[str, Any] = field(default_factory=dict)
     lines: int = 0                  # how many lines of the file the block takes (0: none)

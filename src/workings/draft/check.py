@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, field, replace
 from pathlib import Path
 
+from ..frozen import frozen
 from ..errors import LedgerError
 from ..figures import format_number, read_figure
 from ..report import Report
@@ -51,7 +52,7 @@ def shown(sentence: str) -> str:
     return sentence if len(sentence) <= SENTENCE_SHOWN else sentence[:SENTENCE_SHOWN - 1] + "…"
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class FigureResult:
     line: int
     column: int
@@ -70,7 +71,7 @@ class FigureResult:
         return {**asdict(self), "sentence": shown(self.sentence), "same_value": list(self.same_value)}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class StaleClaim:
     id: str
     file: str
@@ -82,7 +83,7 @@ class StaleClaim:
         return asdict(self)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class DraftCheck:
     file: str
     issue: str | None

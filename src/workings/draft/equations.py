@@ -25,10 +25,10 @@ the paragraph.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..frozen import frozen
 from ..figures import Interval, rounds_to
 from .text import Paragraph
 
@@ -44,7 +44,7 @@ _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 
 _SUFFIX = {"K": (1000, 1024), "M": (10**6, 2**20)}
 
 
-@dataclass(frozen=True)
+@frozen
 class _Term:
     start: int
     end: int
@@ -54,7 +54,7 @@ class _Term:
     unit: str            # the byte unit as printed, "" for none
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Equation:
     text: str               # as printed: "2 × 48 × 8 × 128 × 2 = 196,608"
     start: int              # offsets in the paragraph

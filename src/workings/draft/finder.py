@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 
+from ..frozen import frozen
 from . import equations, setaside
 from .digits import DIGITS
 from .digits import decimal_of as _decimal
@@ -43,7 +43,7 @@ _DEVICES = re.compile(r"\s++(?:[A-Z]{1,2}\d{2,3}[A-Z]?s|GPUs|cards|accelerators)
 _PRECISION = re.compile(r"(?i:[\s-]++precision\b)")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Figure:
     """A figure as printed. ``value`` is exact, in ``unit`` (a ledger unit expression such as
     ``B/token``, ``GiB``, ``USD/Mtoken``, ``percent``; empty for a pure number). A range
@@ -67,7 +67,7 @@ class Figure:
     offset: int = -1   # where ``text`` starts in ``sentence`` (-1: not known)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class SetAside:
     line: int
     column: int
@@ -76,7 +76,7 @@ class SetAside:
     sentence: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class PrintedEquation:
     line: int
     column: int
@@ -89,7 +89,7 @@ class PrintedEquation:
     note: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Found:
     figures: tuple[Figure, ...]
     equations: tuple[PrintedEquation, ...]

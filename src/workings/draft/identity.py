@@ -19,7 +19,8 @@ column stays true.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ..frozen import frozen
 
 MIN_WORDS = 3
 LONG = 10       # words that make a sentence its own even when it names nothing
@@ -32,7 +33,7 @@ _LINK = re.compile(r"\]\([^)\s]*\)")           # Markdown link target: "[text](u
 _DROP = frozenset({"a", "an", "the"})
 
 
-@dataclass(frozen=True)
+@frozen
 class Marker:
     line: int
     column: int       # 1-based column of "<!--"
@@ -82,7 +83,7 @@ def tie_markers(markers: list[Marker], figures) -> dict[int, str]:
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Shape:
     """A sentence as identity sees it: its words, with each figure and bare number one place."""
 

@@ -34,7 +34,7 @@ from .. import loader as records
 from ..engine import evaluate_ledger
 from ..errors import LedgerError
 from ..loader import CLAIMS_DIR, SOURCES_DIR, Ledger
-from ..neighbourhood import read_record, record_paths
+from ..neighbourhood import read_record, record_files
 from ..models import Claim
 from ..report import ClaimResult
 from . import identity, match
@@ -73,12 +73,12 @@ def scan(root: Path) -> list[Entry]:
     ids: set[str] = set()
     twice: set[str] = set()
     prefix = len(str(root / CLAIMS_DIR)) + 1
-    for name in record_paths(root):
+    for name, regular in record_files(root):
         claim_id = name[prefix:name.rindex(".")].replace(os.sep, "/")
         if claim_id in ids:
             twice.add(claim_id)
         ids.add(claim_id)
-        raw = read_record(name)
+        raw = read_record(name, regular)
         read = _plain(raw) if raw is not None else None
         out.append(Entry(name, claim_id, None) if read is None else Entry(name, claim_id, *read))
     # x.yaml beside x.yml: both refused by the loader; parse both so the refusal is the loader's

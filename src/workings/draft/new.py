@@ -13,11 +13,11 @@ sentence comes back exactly as printed, and no file name or sentence can add a k
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from ..frozen import frozen
 from .. import atomic, safetext
 from ..figures import format_exact
 from .check import DraftCheck
@@ -27,7 +27,7 @@ _SLUG = re.compile(r"[^a-z0-9]+")
 LABELS = "derived | quoted | estimate | bound | vendor | measured"
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Written:
     path: Path
     line: int

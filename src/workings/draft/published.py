@@ -17,8 +17,8 @@ error too, so that the list cannot go stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..frozen import frozen
 from ..errors import LedgerError
 from .article import FrontMatter
 from .check import DraftCheck, FigureResult
@@ -26,7 +26,7 @@ from .check import DraftCheck, FigureResult
 LISTABLE = ("unbacked", "unchecked")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Listed:
     figure: str
     within: str
@@ -34,7 +34,7 @@ class Listed:
     index: int
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Accounting:
     file: str
     listed: tuple[tuple[FigureResult, str], ...]     # figures explained by the front matter

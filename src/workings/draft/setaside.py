@@ -9,8 +9,8 @@ linear: no nested quantifier can match the same text two ways.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..frozen import frozen
 from .text import Paragraph
 
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
@@ -51,7 +51,7 @@ _ENUMERATION = re.compile(r"(?<=[\s:;,])\((\d{1,2})\)(?=\s++[a-z])")
 _LIST = re.compile(r"\s*+(?:(\d{1,3})[.)]|\((\d{1,3})\))\s")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class SetAside:
     start: int
     end: int

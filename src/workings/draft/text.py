@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+
+from ..frozen import frozen
 
 # A sentence ends at . ! ? (then closing quotes or brackets) followed by a space, unless the dot sits
 # in a short abbreviation ("e.g.", "vs.") or is a list marker at the start of the paragraph.
@@ -25,7 +26,7 @@ _TERMINAL = re.compile(r"[.!?:;。！？…][\"'”’)\]*_]*+\s*+$")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Paragraph:
     """Lines of the draft that read as one block. ``starts[i]`` is where line ``first_line + i``
     begins in ``text`` (lines are joined with one space)."""
@@ -45,7 +46,7 @@ class Paragraph:
         return offset - self.starts[bisect.bisect_right(self.starts, offset) - 1] + 1
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Sentence:
     start: int
     end: int

@@ -17,8 +17,9 @@ a space, "2 B"). Every pattern is anchored at the end of the number and matches 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
+
+from ..frozen import frozen
 
 _UNITS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
@@ -47,7 +48,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 _LONGEST = 32  # words in a number written out
 
 
-@dataclass(frozen=True)
+@frozen
 class Word:
     text: str      # lower case
     start: int     # offsets in the paragraph
@@ -55,7 +56,7 @@ class Word:
     joined: bool   # separated from the previous word by whitespace or one hyphen only
 
 
-@dataclass(frozen=True)
+@frozen
 class WordNumber:
     value: Fraction
     first: int     # index of its first word
@@ -190,7 +191,7 @@ _PER_UNITS = {"token": "token", "tokens": "token", "parameter": "parameter", "pa
 _PER_SCALES = {"million": "M", "m": "M", "thousand": "k", "k": "k", "billion": "G"}
 
 
-@dataclass(frozen=True)
+@frozen
 class UnitRead:
     unit: str            # "B", "GB", "token", "percent", "" (none)
     per: str             # "/token", "/Mtoken", ""

@@ -11,10 +11,10 @@ check-draft read them, nothing else of Markdown is interpreted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..frozen import frozen
 from ..draft.article import front_matter
 from ..draft.check import DraftCheck, FigureResult, check_text
 from ..draft.claims import Claims
@@ -37,7 +37,7 @@ FIGURE_MEANING = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Article:
     slug: str
     file: str                   # claims/<slug>/article.md
