@@ -55,3 +55,21 @@ def test_claim_lines_are_parsed_each_time_and_kept_in_no_cache(tmp_path):
     kept = list(models._GOOD_INPUTS.values())
     assert kept and not [i for i in kept if i.kind == "claim"]  # the unique lines are not held after the run
     assert models._parse_input.cache_info().currsize == len(kept) == 13  # 4 source lines for each of 3 configs, "2 B"
+
+
+def test_a_recomputed_value_shown_in_the_figures_unit_is_shared_and_what_it_was_made_as():
+    from fractions import Fraction
+
+    from workings import compare, units
+    from workings.figures import format_number
+    from workings.report import Quantity
+
+    for figure, value, unit in (("196,608 B/token", 196608, "B/token"), ("1.5 GB", Fraction(3, 2), "GB"),
+                                ("2024", 2024, ""), ("0.333", Fraction(1, 3), ""), ("147 KB/token", 147456, "B/token")):
+        first = compare.compare_figure(figure, units.quantity(value, unit)).comparison.recomputed
+        again = compare.compare_figure(figure, units.quantity(value, unit)).comparison.recomputed
+        assert again is first  # one Quantity for every claim recomputing it
+        whole = figure.split()[0].lstrip("+-").split(".")[0]
+        made = Quantity(value=first.value, unit=first.unit,
+                        display=f"{format_number(first.value, grouping=',' in figure or len(whole) <= 3)} {first.unit}".strip())
+        assert first == made and (first.value, first.unit, first.display) == (made.value, made.unit, made.display)

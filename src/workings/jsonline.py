@@ -47,7 +47,7 @@ def quantity(q: Quantity | None) -> str:
         return "null"
     made = q.__dict__.get("_json")  # once per Quantity: the engine shares one between records
     if made is None:
-        made = q.__dict__["_json"] = _encode(q.to_dict())
+        made = q.__dict__["_json"] = '{"display":%s,"exact":%s,"unit":%s,"value":%s}' % _top(q)
     return made
 
 
@@ -117,7 +117,8 @@ _NO_RESULT = ("null",) * 4
 
 
 def _top(r: Quantity) -> tuple[str, str, str, str]:
-    """The texts of the claim's own display, exact, unit and value: its result's (``Quantity.to_dict``)."""
+    """The texts of a Quantity's display, exact, unit and value (``Quantity.to_dict``, in its keys'
+    order): its JSON, and the claim's own display, exact, unit and value for its result."""
     made = r.__dict__.get("_top")
     if made is None:
         d = r.to_dict()
