@@ -429,9 +429,9 @@ class _Builder:
             a, b = self._value(children[0]), self._value(children[1])
             key = (node.op, id(a), id(b))
             results = self.expander.results
-            found = results.get(key)
-            if found is not None and found[0] is a and found[1] is b:
-                return found[2]
+            done = results.get(key)
+            if done is not None and done[0] is a and done[1] is b:
+                return done[2]
             shape = _OPERATIONS.get((node.op, "", 0)) or _operation(node.op)
             result = expr.evaluate(shape, {"_0": a, "_1": b})
             if len(results) >= _KEPT:
