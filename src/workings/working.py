@@ -363,19 +363,24 @@ class _Builder:
 
     def node(self, node: ast.AST, claim: ClaimResult, steps: dict[str, str], inputs: dict[str, InputResult],
              open_steps: set[str]) -> Node:
-        if isinstance(node, ast.Name):
-            return self.name(claim, node.id, steps, inputs, open_steps)
-        if isinstance(node, ast.BinOp):
-            left = self.node(node.left, claim, steps, inputs, open_steps)
-            right = self.node(node.right, claim, steps, inputs, open_steps)
-            return _parent(SYMBOL[type(node.op)], (left, right))
-        if isinstance(node, ast.Constant):
-            key = (type(node.value), str(node.value))
-            number = _NUMBERS.get(key)
-            if number is None:  # parse lets only an int or a float through
-                exact = Fraction(node.value) if isinstance(node.value, int) else Fraction(str(node.value))
-                number = _NUMBERS[key] = Node(op="leaf", leaf=Leaf(kind="number", value=Quantity(
-                    value=exact, unit="", display=str(node.value))))
+        kind = node.__class__  # the parser's own classes: a step's tree is parse()'s, never a subclass
+        if kind is ast.Name:
+            return self.name(claim, node.id, steps, inputs, open_steps)  # type: ignore[attr-defined]
+        if kind is ast.BinOp:
+            left = self.node(node.left, claim, steps, inputs, open_steps)  # type: ignore[attr-defined]
+            right = self.node(node.right, claim, steps, inputs, open_steps)  # type: ignore[attr-defined]
+            return _parent(SYMBOL[type(node.op)], (left, right))  # type: ignore[attr-defined]
+        if kind is ast.Constant:
+            number = getattr(node, "workings_number", None)  # steps' trees are shared: found once a tree
+            if number is None:
+                value = node.value  # type: ignore[attr-defined]
+                key = (type(value), str(value))
+                number = _NUMBERS.get(key)
+                if number is None:  # parse lets only an int or a float through
+                    exact = Fraction(value) if isinstance(value, int) else Fraction(str(value))
+                    number = _NUMBERS[key] = Node(op="leaf", leaf=Leaf(kind="number", value=Quantity(
+                        value=exact, unit="", display=str(value))))
+                setattr(node, "workings_number", number)
             return self.counted(number)
         if isinstance(node, ast.UnaryOp):
             inner = self.node(node.operand, claim, steps, inputs, open_steps)
@@ -483,6 +488,18 @@ def _parent(op: str, children: tuple[Node, ...]) -> Node:
     operator inside a tighter one, the right side of − ÷ div at the same level, anything but a plain
     value around ^, and another claim's working (a group)."""
     mine = _PRECEDENCE[op]
+    if len(children) == 2 and op != "^":  # most parents: as the loop below decides it, for two children
+        left, right = children
+        theirs = _PRECEDENCE[left.op]
+        paren = theirs < mine or (bool(left.claim) and left.op != "leaf" and left.op != "call")
+        if left.paren != paren:
+            left = _copy(left, paren=paren)
+        theirs = _PRECEDENCE[right.op]
+        paren = (theirs < mine or (theirs == mine and op in ("−", "÷", "div"))
+                 or (bool(right.claim) and right.op != "leaf" and right.op != "call"))
+        if right.paren != paren:
+            right = _copy(right, paren=paren)
+        return _node(op, (left, right))
     marked = []
     for place, child in enumerate(children):
         theirs = _PRECEDENCE[child.op]
