@@ -188,6 +188,10 @@ def test_a_page_is_written_as_its_bytes_and_never_through_a_link(tmp_path):
             staging.write("linked.html", b"overwritten")
         assert outside.read_bytes() == b"keep"
         assert staging.written["a/b/page.html"] == hashlib.sha256(b"one\r\ntwo\n" * 10_000).hexdigest()
+        parts = [b"{\n", memoryview(b"  \"x\": 1"), b"", b"\n}\n"]
+        staging.write_parts("ledger.json", iter(parts))
+        assert (staging.path / "ledger.json").read_bytes() == b"".join(parts)
+        assert staging.written["ledger.json"] == hashlib.sha256(b"".join(parts)).hexdigest()
 
 
 def test_cli_render_refuses_a_folder_it_did_not_make(tmp_ledger, tmp_path):

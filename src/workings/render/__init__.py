@@ -104,7 +104,8 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
         for item in sorted(static.iterdir(), key=lambda p: p.name):
             if item.is_file() and not item.name.startswith("."):
                 staging.write(f"static/{item.name}", item.read_bytes())
-        # verify's JSON report, from its UTF-8 parts (``outputs.json_parts``: the bytes ``to_json`` encodes)
-        staging.write("ledger.json", b"".join(outputs.json_parts(report)))
+        # verify's JSON report, written as its UTF-8 parts come (``outputs.json_parts``: the bytes
+        # ``to_json`` encodes), never held whole
+        staging.write_parts("ledger.json", outputs.json_parts(report))
         staging.commit()
     return out

@@ -140,18 +140,26 @@ class Staging:
         """Write ``data`` as the file ``relative`` (a path with ``/``) of the new site: straight through
         the descriptor (10,000 and more pages: no Path and no buffered file object per page), into a
         folder only this render has written to, so a file there is never followed through a link."""
+        self.write_parts(relative, (data,))
+
+    def write_parts(self, relative: str, parts: Iterable[bytes | memoryview]) -> None:
+        """``write`` of the bytes ``parts`` make, written and hashed part by part as they come (the
+        JSON report: never held whole)."""
         folder, _, _ = relative.rpartition("/")
         if folder not in self.folders:
             (self.path / folder).mkdir(parents=True, exist_ok=True)
             self.folders.add(folder)
+        digest = hashlib.sha256()
         fd = os.open(f"{self.path}/{relative}", _WRITE, 0o666)
         try:
-            view = memoryview(data)
-            while view:  # os.write may write less than it is given
-                view = view[os.write(fd, view):]
+            for part in parts:
+                digest.update(part)
+                view = memoryview(part)
+                while view:  # os.write may write less than it is given
+                    view = view[os.write(fd, view):]
         finally:
             os.close(fd)
-        self.written[relative] = hashlib.sha256(data).hexdigest()
+        self.written[relative] = digest.hexdigest()
 
     def commit(self) -> None:
         marker = MARKER_HEAD + "".join(f"{digest}  {name}\n" for name, digest in sorted(self.written.items()))
