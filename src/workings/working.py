@@ -188,6 +188,14 @@ class Expander:
         self._parts: dict[tuple[str, int], _Part | _Failed] = {}
         self._whole: dict[str, tuple[int, _Part]] = {}  # claim id -> (depth, a complete part at it)
         self._depths: dict[str, list[int]] = {}  # claim id -> the depths it has parts at
+        # What evaluating workings again repeats, worked out once: the walker's value of an engine
+        # value (by its identity), and of an operator over two values (by theirs). The engine shares a
+        # value between the records holding it, so claims reading the same configs evaluate the same
+        # products. The walker is a pure function of its arguments and nothing changes a value, so a
+        # value kept here is the one evaluating gives; an entry holds its arguments, so an identity is
+        # never taken for another's; each is cleared when it holds _KEPT entries.
+        self.leaf_values: dict[int, tuple[Quantity, object]] = {}
+        self.results: dict[tuple[str, int, int], tuple[object, object, object]] = {}
 
     def forget(self, claim_id: str) -> None:
         """Drop ``claim_id``'s parts (when no working still to be built holds them; asked again, they
@@ -404,13 +412,32 @@ class _Builder:
                 raise LedgerError("a leaf node without its leaf")
             if leaf.kind == "unit":
                 return expr.evaluate(_operation("unit", leaf.name), {})
-            if leaf.value is None:
+            value = leaf.value
+            if value is None:
                 raise LedgerError("a leaf has no value")
-            return units.quantity(leaf.value.value, leaf.value.unit) if leaf.value.unit else leaf.value.value
+            if not value.unit:
+                return value.value
+            kept = self.expander.leaf_values  # the engine shares a value between the records holding it
+            found = kept.get(id(value))
+            if found is None or found[0] is not value:
+                if len(kept) >= _KEPT:
+                    kept.clear()
+                found = kept[id(value)] = (value, units.quantity(value.value, value.unit))
+            return found[1]
         children = node.children
         if len(children) == 2 and node.op != "call":  # most of a working: an operator over two parts
+            a, b = self._value(children[0]), self._value(children[1])
+            key = (node.op, id(a), id(b))
+            results = self.expander.results
+            done = results.get(key)
+            if done is not None and done[0] is a and done[1] is b:
+                return done[2]
             shape = _OPERATIONS.get((node.op, "", 0)) or _operation(node.op)
-            return expr.evaluate(shape, {"_0": self._value(children[0]), "_1": self._value(children[1])})
+            result = expr.evaluate(shape, {"_0": a, "_1": b})
+            if len(results) >= _KEPT:
+                results.clear()
+            results[key] = (a, b, result)
+            return result
         values = [self._value(c) for c in children]
         if node.op == "call":
             shape = _operation("call", node.call, len(values))
@@ -420,6 +447,7 @@ class _Builder:
 
 
 _OPERATIONS: dict[tuple[str, str, int], ast.Expression] = {}
+_KEPT = 1 << 14  # entries of an Expander's leaf_values and results, before they are cleared
 _ARGUMENTS = tuple(f"_{i}" for i in range(expr.ARITY["max"][1]))
 _UNITS: dict[str, Node] = {}  # a unit's leaf node (the same in every working)
 _NUMBERS: dict[tuple[type, str], Node] = {}  # a number's leaf node, by how the step writes it
