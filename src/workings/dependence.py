@@ -143,7 +143,7 @@ class _Plan:
     trial starts from the base run's values and evaluates again only those, without building each
     trial's values from the inputs up."""
 
-    def __init__(self, steps):
+    def __init__(self, steps) -> None:
         self.trees = tuple(tree for _, tree in steps)  # held: their ids key the plan
         self.named = [(name, _compiled_mod(tree.body), expr.names(tree)) for name, tree in steps]
         self.compiled = [(name, run) for name, run, _ in self.named]
@@ -152,12 +152,12 @@ class _Plan:
     def reached(self, name: str) -> tuple:
         known = self._reached.get(name)
         if known is None:
-            dirty, known = {name}, []
+            dirty, steps = {name}, []
             for step, run, reads in self.named:
                 if not reads.isdisjoint(dirty):
-                    known.append((step, run))
+                    steps.append((step, run))
                     dirty.add(step)
-            known = self._reached[name] = tuple(known)
+            known = self._reached[name] = tuple(steps)
         return known
 
 
