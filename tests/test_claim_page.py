@@ -109,10 +109,33 @@ def test_broken_records_are_the_templates(tmp_ledger):
 
 
 def test_a_row_with_a_value_that_cannot_be_a_key_is_laid_out_each_time():
+    from workings.render.claimpage import _step
+
     pages = ClaimPages(environment(), "../")
-    step = {"name": "x", "expression": "a", "reader": "1", "exact": "1", "display": "1"}
-    assert pages._row(pages._step, (["unhashable"],), step) == pages._step(step)
+    args = ("x", ["a"], "1", "1", "1")
+    assert pages._row(_step, args) == _step(*args)
     assert pages._rows == {}
+
+
+def test_a_row_is_kept_by_all_it_is_laid_out_from():
+    """A step's or an input's row is laid out from its arguments alone, and kept under all of them:
+    two rows differing in any one argument are two rows (a field added to a row is an argument, so it
+    is in the key by construction)."""
+    import inspect
+
+    from workings.render.claimpage import _step
+
+    pages = ClaimPages(environment(), "../")
+    for make, base in ((_step, ("x", "a * b", "2 bytes", "2 B", "2 B")),
+                       (pages._input, ("a", "source", "48", "48", "48", "layers", "layers", "48 layers", "cfg#layers",
+                                       None, "cfg", "sources/cfg.html", "copy", None))):
+        assert len(inspect.signature(make).parameters) == len(base)
+        assert pages._row(make, base) == make(*base)
+        for place in range(len(base)):
+            changed = list(base)
+            changed[place] = "other"
+            assert pages._row(make, tuple(changed)) == make(*changed)
+        assert sum(kept == make for kept, _ in pages._rows) == len(base) + 1  # each change, a row of its own
 
 
 @pytest.mark.parametrize("value", ["plain", SCRIPT, "caf\u00e9 \u202eevil", 0, 12, None, True, 1.5, Markup("<b>x</b>")])

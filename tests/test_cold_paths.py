@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 from workings import engine, loader
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import bench  # noqa: E402
 
 
 def test_a_claim_with_its_links_is_what_dataclasses_replace_makes(tmp_ledger):
@@ -34,3 +39,37 @@ def test_a_record_is_read_whole_at_every_size_around_the_reads(tmp_path):
         data = bytes(i % 251 for i in range(size))
         path.write_bytes(data)
         assert loader.read_plain_file(path, 1_000_000) == data
+
+
+
+def test_claim_lines_are_parsed_each_time_and_kept_in_no_cache(tmp_path):
+    from workings import models
+
+    bench.make_ledger(tmp_path, 30, "b")
+    models._GOOD_INPUTS.clear()
+    models._parse_input.cache_clear()
+    led = loader.load_ledger(tmp_path)
+    assert len(led.claims) == 30 and not led.problems
+    chained = [i for c in led.claims.values() for i in c.inputs if i.kind == "claim"]
+    assert len(chained) == 27 and all(i.claim for i in chained)  # each c1..c9 of a chain reads the one before
+    kept = list(models._GOOD_INPUTS.values())
+    assert kept and not [i for i in kept if i.kind == "claim"]  # the unique lines are not held after the run
+    assert models._parse_input.cache_info().currsize == len(kept) == 13  # 4 source lines for each of 3 configs, "2 B"
+
+
+def test_a_recomputed_value_shown_in_the_figures_unit_is_shared_and_what_it_was_made_as():
+    from fractions import Fraction
+
+    from workings import compare, units
+    from workings.figures import format_number
+    from workings.report import Quantity
+
+    for figure, value, unit in (("196,608 B/token", 196608, "B/token"), ("1.5 GB", Fraction(3, 2), "GB"),
+                                ("2024", 2024, ""), ("0.333", Fraction(1, 3), ""), ("147 KB/token", 147456, "B/token")):
+        first = compare.compare_figure(figure, units.quantity(value, unit)).comparison.recomputed
+        again = compare.compare_figure(figure, units.quantity(value, unit)).comparison.recomputed
+        assert again is first  # one Quantity for every claim recomputing it
+        whole = figure.split()[0].lstrip("+-").split(".")[0]
+        made = Quantity(value=first.value, unit=first.unit,
+                        display=f"{format_number(first.value, grouping=',' in figure or len(whole) <= 3)} {first.unit}".strip())
+        assert first == made and (first.value, first.unit, first.display) == (made.value, made.unit, made.display)

@@ -126,3 +126,12 @@ def test_a_shared_part_is_encoded_once_and_its_text_is_not_pickled(tmp_path):
     again = pickle.loads(pickle.dumps(report.claims[4], protocol=5))
     assert "_json" not in again.inputs[0].__dict__ and "_json" in shared.__dict__
     assert again == report.claims[4] and jsonline.claim_line(again) == plain(report.claims[4])
+
+
+def test_a_field_that_is_not_what_its_type_says_is_written_as_json_dumps_writes_it():
+    base = dict(id="x/y", group="x", file="claims/x/y.yaml", line=3, said="s", label="derived", figure="1",
+                check=None, status="verified", reason="r")
+    for odd in ({"said": 12}, {"line": True}, {"figure": 1.5}, {"sources": ("a", 2)}, {"notes": ["n"]},
+                {"uses": (None,)}, {"reason": {"b": 1, "a": [True, None]}}):
+        claim = ClaimResult(**{**base, **odd})
+        assert jsonline.claim_line(claim) == plain(claim)

@@ -143,7 +143,7 @@ def test_snapshots_are_copied_and_linked_with_their_sha256(site):
 def test_ledger_json_is_the_verify_report(site, tmp_ledger):
     from workings import outputs
 
-    assert (site / "ledger.json").read_text(encoding="utf-8") == outputs.to_json(tmp_ledger.verify())
+    assert (site / "ledger.json").read_bytes() == outputs.to_json(tmp_ledger.verify()).encode("utf-8")
 
 
 def test_cli_render_writes_the_site_under_reports_by_default(tmp_ledger):
@@ -153,6 +153,41 @@ def test_cli_render_writes_the_site_under_reports_by_default(tmp_ledger):
     assert result.output == (f"7 claims: 1 verified, 1 erratum, 3 drift, 1 unchecked, 1 error\n"
                              f"wrote {tmp_ledger.root / 'reports' / 'site' / 'index.html'}\n")
     assert (tmp_ledger.root / "reports" / "site" / "claims" / "kv--per-token.html").is_file()
+
+
+def test_render_exits_with_what_it_built_frozen_out_of_the_last_collection(tmp_ledger, tmp_path):
+    """As verify does: a handler registered before render runs after render's, and sees the report
+    and the site's views frozen (the interpreter's last collection would only rescan them)."""
+    write_ledger(tmp_ledger)
+    probe = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 1_000, file=sys.stderr))\n"
+             "from workings.cli import main\n"
+             "main()\n")
+    done = subprocess.run([sys.executable, "-c", probe, "render", "--root", str(tmp_ledger.root),
+                           "--out", str(tmp_path / "site")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "frozen at exit: True" in done.stderr
+    assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_a_page_is_written_as_its_bytes_and_never_through_a_link(tmp_path):
+    """Staging writes each file through its descriptor: the bytes as given (no newline translation),
+    a name written twice holds the last bytes, and a link planted in the new site is not followed."""
+    from workings.render.staging import Staging
+
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"keep")
+    with Staging(tmp_path / "site") as staging:
+        staging.write("a/b/page.html", b"one\r\ntwo\n" * 10_000)
+        staging.write("index.html", b"first, longer")
+        staging.write("index.html", b"second")
+        assert (staging.path / "a" / "b" / "page.html").read_bytes() == b"one\r\ntwo\n" * 10_000
+        assert (staging.path / "index.html").read_bytes() == b"second"
+        (staging.path / "linked.html").symlink_to(outside)
+        with pytest.raises(OSError):
+            staging.write("linked.html", b"overwritten")
+        assert outside.read_bytes() == b"keep"
+        assert staging.written["a/b/page.html"] == hashlib.sha256(b"one\r\ntwo\n" * 10_000).hexdigest()
 
 
 def test_cli_render_refuses_a_folder_it_did_not_make(tmp_ledger, tmp_path):
@@ -168,3 +203,30 @@ def test_importing_the_cli_does_not_load_jinja2():
     code = "import sys, workings.cli, workings.engine; print('jinja2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n"
+
+
+def test_render_site_leaves_the_collector_as_it_found_it(tmp_ledger, tmp_path):
+    """render pauses the cyclic collector while it makes the site (gcpause.paused) and gives it back
+    running, with nothing frozen, whether the render succeeds or fails; a collector switched off by
+    the caller stays off."""
+    import gc
+
+    from workings.errors import LedgerError
+    from workings.render import render_site
+
+    write_ledger(tmp_ledger)
+    report = tmp_ledger.verify()
+    assert gc.isenabled()
+    render_site(report, tmp_ledger.root, tmp_path / "site")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.txt").write_text("keep")
+    with pytest.raises(LedgerError):
+        render_site(report, tmp_ledger.root, tmp_path / "taken")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        render_site(report, tmp_ledger.root, tmp_path / "site")
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()

@@ -137,3 +137,33 @@ def test_what_workings_share_is_dropped_after_the_last_page_holding_it(tmp_path)
         held.append(len(site.expander._parts))
     assert max(held) > 10 and site.expander._parts == {} and site._lines._parts == {} and site._lines._items == {}
     assert set(site._leaves) <= {""}  # only units' views, kept throughout
+
+
+def test_nodes_and_leaves_built_without_their_init_are_the_dataclasses_own():
+    """``working._node`` and ``working._leaf`` skip the frozen dataclasses' ``__init__`` (a site builds
+    hundreds of thousands): what they build equals, prints, hashes and pickles as the constructor's,
+    with the same fields in the same order, and stays frozen."""
+    import dataclasses
+    import pickle
+    from fractions import Fraction
+
+    from workings.report import Quantity
+    from workings.working import Leaf, Node, _leaf, _node
+
+    value = Quantity(value=Fraction(48), unit="", display="48")
+    fast_leaf = _leaf("source", value, "layers", "a/b", "layers", "cfg", "num_hidden_layers", "48 layers", "copy",
+                      None, None, None)
+    leaf = Leaf(kind="source", value=value, name="layers", claim="a/b", input="layers", source="cfg",
+                key="num_hidden_layers", passage="48 layers", grade="copy")
+    fast = _node("×", (_node("leaf", (), fast_leaf, "", "", "layers"),), None, "", "a/b", "", True)
+    slow = Node(op="×", children=(Node(op="leaf", leaf=leaf, caption="layers"),), claim="a/b", paren=True)
+    for built, made in ((fast_leaf, leaf), (fast, slow)):
+        assert built == made and repr(built) == repr(made) and hash(built) == hash(made)
+        assert list(vars(built)) == list(vars(made)) == [f.name for f in dataclasses.fields(made)]
+        assert pickle.loads(pickle.dumps(built)) == made
+        try:
+            built.claim = "else"
+        except dataclasses.FrozenInstanceError:
+            pass
+        else:  # pragma: no cover
+            raise AssertionError("a node built without __init__ is not frozen")

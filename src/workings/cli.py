@@ -397,10 +397,12 @@ def render(root: Path, out: Path | None) -> None:
 
     Open OUT/index.html in a browser; it works from file:// and offline."""
     from .explainer import build
+    from .gcpause import frozen_at_exit
     from .render import render_site  # jinja2 loads only here
 
     from .atomic import check_inside
 
+    frozen_at_exit()  # the interpreter's last collection would rescan the report and the site for nothing
     report = _verify(root)
     try:
         if out is None:  # the default stays inside the ledger: never through a linked reports/

@@ -79,8 +79,7 @@ def compare_figure(text: str, value: Any, *, rounding: str | None = None, within
 
     def attempt(unit: str) -> tuple[bool, Quantity]:
         converted = units.convert(value, unit)
-        shown = format_number(converted, grouping=grouped)
-        return holds(figure, converted, rounding=rounding, within=within, bound=bound), Quantity(value=converted, unit=unit, display=_join(shown, unit))
+        return holds(figure, converted, rounding=rounding, within=within, bound=bound), _shown(converted, unit, grouped)
 
     if reading:
         allowed = set(units.readings(figure.unit)) | {units.other_reading(figure.unit)}
@@ -158,3 +157,19 @@ def _hint(figure: Figure, recomputed: Fraction, *, rounding: str | None, within:
 
 def _join(number: str, unit: str) -> str:
     return f"{number} {unit}".strip()
+
+
+def _shown(converted: Fraction, unit: str, grouped: bool) -> Quantity:
+    """The recomputed value as the figure's unit shows it; once per distinct (value, unit, grouping):
+    claims of a ledger recompute the same values, and the Quantity is frozen, so they share one (and
+    its JSON text, ``workings.jsonline``)."""
+    key = (converted.numerator, converted.denominator, unit, grouped)
+    known = _SHOWN.get(key)
+    if known is None:
+        if len(_SHOWN) >= 65536:
+            _SHOWN.clear()
+        known = _SHOWN[key] = Quantity(value=converted, unit=unit, display=_join(format_number(converted, grouping=grouped), unit))
+    return known
+
+
+_SHOWN: dict[tuple[int, int, str, bool], Quantity] = {}

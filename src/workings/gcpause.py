@@ -7,9 +7,14 @@ claims about 0.04 s of check-draft's CPU and 0.02 s of show's; their peak memory
 off). ``paused`` is also a decorator (``contextlib``'s), and may be nested.
 
 render makes pages from a Report of tens of thousands of small objects (results, quantities,
-messages) that hold no reference cycles; each full collection rescanned all of them. Switching the
-collector off instead doubled render's memory on 1,000 claims (template rendering does make cyclic
-garbage), so it stays on and only the objects alive when the block starts are frozen."""
+messages) that hold no reference cycles; each full collection rescanned all of them. When every
+claim page went through Jinja, switching the collector off instead doubled render's memory on 1,000
+claims (template rendering makes cyclic garbage), so only the objects alive when the block started
+were frozen (``frozen``). Claim pages are now laid out in Python, so render also pauses the
+collector while it makes the site (``frozen()`` around ``paused()``: at the end everything is
+unfrozen and the collector is as it was): the cyclic garbage comes from the few hundred other pages
+Jinja renders (about 6 MB at 10,000 claims), and the views and workings of the claim pages are no
+longer rescanned (about 800 collections, 0.3 s of CPU)."""
 
 from __future__ import annotations
 

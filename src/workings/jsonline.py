@@ -15,7 +15,7 @@ written here to ``to_dict``'s.
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring
+from json.encoder import encode_basestring as _e
 from typing import TYPE_CHECKING, Any
 
 from . import safetext
@@ -32,7 +32,7 @@ def value(item: Any) -> str:
     """``item``'s JSON text, as ``json.dumps(item, sort_keys=True, ensure_ascii=False,
     separators=(",", ":"))`` writes it (text and None without the encoder's set-up)."""
     if type(item) is str:
-        return encode_basestring(item)
+        return _e(item)
     if item is None:
         return "null"
     if type(item) is int:
@@ -47,7 +47,7 @@ def quantity(q: Quantity | None) -> str:
         return "null"
     made = q.__dict__.get("_json")  # once per Quantity: the engine shares one between records
     if made is None:
-        made = q.__dict__["_json"] = _encode(q.to_dict())
+        made = q.__dict__["_json"] = '{"display":%s,"exact":%s,"unit":%s,"value":%s}' % _top(q)
     return made
 
 
@@ -63,26 +63,27 @@ def input_result(i: InputResult) -> str:
 
 
 def step(s: StepResult) -> str:
-    return (f'{{"expression":{value(s.expression)},"line":{value(s.line)},"name":{value(s.name)},'
+    return (f'{{"expression":{_e(s.expression)},"line":{value(s.line)},"name":{_e(s.name)},'
             f'"result":{quantity(s.result)}}}')
 
 
 def comparison(c: Comparison | None) -> str:
     if c is None:
         return "null"
-    return (f'{{"holds":{value(c.holds)},"printed":{value(c.printed)},"recomputed":{quantity(c.recomputed)},'
-            f'"rule":{value(c.rule)},"unit":{value(c.unit)}}}')
+    return (f'{{"holds":{value(c.holds)},"printed":{_e(c.printed)},"recomputed":{quantity(c.recomputed)},'
+            f'"rule":{_e(c.rule)},"unit":{_e(c.unit)}}}')
 
 
 def dependence(d: Dependence | None) -> str:
     if d is None:
         return "null"
-    return (f'{{"assumed":{_texts(d.assumed)},"basis":{value(d.basis)},"sourced":{_texts(d.sourced)},'
+    return (f'{{"assumed":{_texts(d.assumed)},"basis":{_e(d.basis)},"sourced":{_texts(d.sourced)},'
             f'"stating":{_texts(d.stating)},"unused":{_texts(d.unused)}}}')
 
 
 def _texts(items) -> str:
-    return f"[{','.join(map(value, items))}]" if items else "[]"
+    """A list of texts (names, ids, sentences): json's C function for each (TypeError for anything else)."""
+    return f"[{','.join(map(_e, items))}]" if items else "[]"
 
 
 def _list(texts) -> str:
@@ -94,20 +95,26 @@ def _dicts(items) -> str:
 
 
 def claim_text(c: ClaimResult) -> str:
-    """The claim's JSON text before ``safetext.json_text``: ``json.dumps(c.to_dict(), ...)``."""
+    """The claim's JSON text before ``safetext.json_text``: ``json.dumps(c.to_dict(), ...)``.
+
+    Its text fields are encoded by json's own C function, called inline (``_e``; "null" for None); a
+    field holding anything else raises TypeError there, and ``claim_line`` encodes that claim's
+    whole tree instead."""
     r = c.result
     top = _NO_RESULT if r is None else _top(r)
     return (
-        f'{{"also_said":{_texts(c.also_said)},"basis":{value(c.basis)},"check":{value(c.check)},'
-        f'"cites":{_dicts(c.cites)},'
+        f'{{"also_said":{_texts(c.also_said)},"basis":{_e(c.basis)},'
+        f'"check":{"null" if c.check is None else _e(c.check)},"cites":{_dicts(c.cites)},'
         f'"comparison":{comparison(c.comparison)},"dependence":{dependence(c.dependence)},'
-        f'"display":{top[0]},"erratum":{value(c.erratum)},'
-        f'"exact":{top[1]},'
-        f'"figure":{value(c.figure)},"file":{value(c.file)},"grade":{value(c.grade)},"group":{value(c.group)},'
-        f'"id":{value(c.id)},"inputs":{_list(map(input_result, c.inputs))},"label":{value(c.label)},'
+        f'"display":{top[0]},"erratum":{value(c.erratum)},"exact":{top[1]},'
+        f'"figure":{"null" if c.figure is None else _e(c.figure)},"file":{_e(c.file)},'
+        f'"grade":{"null" if c.grade is None else _e(c.grade)},"group":{_e(c.group)},'
+        f'"id":{_e(c.id)},"inputs":{_list(map(input_result, c.inputs))},'
+        f'"label":{"null" if c.label is None else _e(c.label)},'
         f'"line":{value(c.line)},"measurements":{_dicts(c.measurements)},"messages":{_dicts(c.messages)},'
-        f'"notes":{value(c.notes)},"reason":{value(c.reason)},"said":{value(c.said)},'
-        f'"sources":{_texts(c.sources)},"status":{value(c.status)},'
+        f'"notes":{"null" if c.notes is None else _e(c.notes)},"reason":{_e(c.reason)},'
+        f'"said":{"null" if c.said is None else _e(c.said)},'
+        f'"sources":{_texts(c.sources)},"status":{_e(c.status)},'
         f'"steps":{_list(map(step, c.steps))},"unit":{top[2]},'
         f'"used_by":{_texts(c.used_by)},"uses":{_texts(c.uses)},'
         f'"value":{top[3]}}}')
@@ -117,7 +124,8 @@ _NO_RESULT = ("null",) * 4
 
 
 def _top(r: Quantity) -> tuple[str, str, str, str]:
-    """The texts of the claim's own display, exact, unit and value: its result's (``Quantity.to_dict``)."""
+    """The texts of a Quantity's display, exact, unit and value (``Quantity.to_dict``, in its keys'
+    order): its JSON, and the claim's own display, exact, unit and value for its result."""
     made = r.__dict__.get("_top")
     if made is None:
         d = r.to_dict()
@@ -127,4 +135,8 @@ def _top(r: Quantity) -> tuple[str, str, str, str]:
 
 def claim_line(c: ClaimResult) -> bytes:
     """The claim's line of the JSON report, UTF-8, without its comma and newline."""
-    return safetext.json_text(claim_text(c)).encode("utf-8")
+    try:
+        text = claim_text(c)
+    except TypeError:  # a field that is not what its type says: the whole tree, as json.dumps writes it
+        text = _encode(c.to_dict())
+    return safetext.json_text(text).encode("utf-8")

@@ -7,6 +7,7 @@ ledger root, so CI annotations point at files in the repository.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ class Ledger:
     bad_claims: list = field(default_factory=list)  # BadRecord
     bad_sources: dict = field(default_factory=dict)  # id -> BadRecord
     problems: list = field(default_factory=list)  # every Problem, claims and sources alike
+    plain: set = field(default_factory=set)  # the records the walk saw as plain files (their paths' text)
 
 
 def load_ledger(root: str | os.PathLike) -> Ledger:
@@ -118,6 +120,7 @@ def _yaml_files(ledger: Ledger, folder: str) -> list[Path]:
                 elif entry.is_file(follow_symlinks=False):
                     if is_record:
                         found.append(path)
+                        ledger.plain.add(str(path))
                 elif is_record:
                     found.append(path)  # a pipe or device named like a record: refused as one
                 else:
@@ -159,7 +162,9 @@ def _read(ledger: Ledger, path: Path, raw: bytes | None = None,
     ``file``: its path from the root, where the caller has it."""
     file = _rel(ledger, path) if file is None else file
     try:
-        return load(raw if raw is not None else read_plain_file(path, MAX_RECORD_BYTES), file), []
+        if raw is None:
+            raw = read_plain_file(path, MAX_RECORD_BYTES, walked=str(path) in ledger.plain)
+        return load(raw, file), []
     except YamlError as exc:
         return None, [Problem(file=file, line=exc.line, key="", message=str(exc))]
     except LedgerError as exc:
@@ -170,18 +175,23 @@ MAX_RECORD_BYTES = 1_000_000
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
 
 
-def read_plain_file(path: Path, limit: int) -> bytes:
+def read_plain_file(path: Path, limit: int, *, walked: bool = False) -> bytes:
     """The bytes of a regular file inside the ledger, at most ``limit`` of them.
 
     A record or snapshot that is a symbolic link, a device or a pipe is refused: a pull request could
     otherwise point one at /dev/zero, a FIFO, or a file outside the ledger whose hash the error
-    message would then reveal."""
+    message would then reveal. ``walked``: the walk (``_yaml_files``) has just seen a plain file at
+    ``path`` (the directory entry's type, no system call), so its ``lstat`` is not asked again; the
+    open descriptor is checked as always (``_read_sized``), and a file swapped since is refused there
+    with the same messages."""
+    if walked:
+        return _read_sized(path, limit)
     try:
         info = path.lstat()
     except OSError as exc:
         raise LedgerError(f"cannot read: {exc.strerror}") from None
     if stat.S_ISLNK(info.st_mode):
-        raise LedgerError("is a symbolic link; records and snapshots must be plain files in the ledger")
+        raise LedgerError(_LINK)
     if not stat.S_ISREG(info.st_mode):
         raise LedgerError("is not a plain file")
     if info.st_size > limit:
@@ -189,14 +199,19 @@ def read_plain_file(path: Path, limit: int) -> bytes:
     return _read_sized(path, limit)
 
 
+_LINK = "is a symbolic link; records and snapshots must be plain files in the ledger"
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
 def _read_sized(path: Path, limit: int) -> bytes:
     """Read a regular file whose size the open descriptor states (fstat), not a ``limit``-sized
     buffer: asking for 64 MiB allocates 64 MiB, for every record. O_NOFOLLOW and the second check
     on the descriptor refuse a file swapped for a link or a pipe after the lstat above."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, _READ_FLAGS)
     except OSError as exc:
+        if exc.errno == errno.ELOOP and os.path.islink(path):  # O_NOFOLLOW met a link: say so, as lstat would have
+            raise LedgerError(_LINK) from None
         raise LedgerError(f"cannot read: {exc.strerror}") from None
     try:
         info = os.fstat(fd)

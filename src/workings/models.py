@@ -278,13 +278,16 @@ def _inputs(c: Checker, raw: object) -> tuple[Input, ...]:
         text = c.text(path, value, max_len=500)
         if text is None:
             continue
+        # a claim: line names one upstream claim, and is mostly the only line of its kind: kept in
+        # neither cache (at 10,000 claims they held 10,000 such lines, about 2 MB, to no use)
+        once = text.lstrip().startswith("claim:")
         try:
-            parsed = _parse_input(name, text)
+            parsed = Input.parse(name, text) if once else _parse_input(name, text)
         except LedgerError as exc:
             c.problem(path, str(exc))
             continue
         out.append(parsed)
-        if value is text and type(name) is str:  # nothing above depends on more than (name, text)
+        if value is text and type(name) is str and not once:  # nothing above depends on more than (name, text)
             if len(_GOOD_INPUTS) >= 65536:
                 _GOOD_INPUTS.clear()
             _GOOD_INPUTS[(name, text)] = parsed

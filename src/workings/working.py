@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from fractions import Fraction
 
 from .frozen import frozen
@@ -106,6 +106,38 @@ class Working:
         return f"{format_node(self.tree)} = {self.result.display}"
 
 
+_NODE_FIELDS = ("op", "children", "leaf", "call", "claim", "caption", "paren")
+_LEAF_FIELDS = ("kind", "value", "name", "index", "claim", "input", "source", "key", "passage", "grade", "assumption",
+                "upstream", "upstream_status")
+if tuple(f.name for f in fields(Node)) != _NODE_FIELDS or tuple(f.name for f in fields(Leaf)) != _LEAF_FIELDS:
+    raise RuntimeError("Node or Leaf gained a field: add it to _node and _leaf")  # pragma: no cover
+
+
+def _node(op: str, children: tuple[Node, ...] = (), leaf: Leaf | None = None, call: str = "", claim: str = "",
+          caption: str = "", paren: bool = False) -> Node:
+    """``Node(...)``, the same object (its fields set in order, as ``__init__`` sets them), without the
+    frozen dataclass's ``__init__``: one ``object.__setattr__`` call per field made each node cost
+    about three times as much, and a site's workings make hundreds of thousands (the check above
+    keeps this in step with Node's fields)."""
+    node = _new(Node)
+    node.__dict__.update(op=op, children=children, leaf=leaf, call=call, claim=claim, caption=caption, paren=paren)
+    return node
+
+
+def _leaf(kind: str, value: Quantity | None, name: str, claim: str, input: str, source: str | None, key: str | None,
+          passage: str | None, grade: str | None, assumption: str | None, upstream: str | None,
+          upstream_status: str | None) -> Leaf:
+    """``Leaf(...)`` with ``index`` 0, built as ``_node`` builds a Node."""
+    leaf = _new(Leaf)
+    leaf.__dict__.update(kind=kind, value=value, name=name, index=0, claim=claim, input=input, source=source, key=key,
+                         passage=passage, grade=grade, assumption=assumption, upstream=upstream,
+                         upstream_status=upstream_status)
+    return leaf
+
+
+_new = object.__new__
+
+
 class _TooLarge(Exception):
     pass
 
@@ -156,6 +188,14 @@ class Expander:
         self._parts: dict[tuple[str, int], _Part | _Failed] = {}
         self._whole: dict[str, tuple[int, _Part]] = {}  # claim id -> (depth, a complete part at it)
         self._depths: dict[str, list[int]] = {}  # claim id -> the depths it has parts at
+        # What evaluating workings again repeats, worked out once: the walker's value of an engine
+        # value (by its identity), and of an operator over two values (by theirs). The engine shares a
+        # value between the records holding it, so claims reading the same configs evaluate the same
+        # products. The walker is a pure function of its arguments and nothing changes a value, so a
+        # value kept here is the one evaluating gives; an entry holds its arguments, so an identity is
+        # never taken for another's; each is cleared when it holds _KEPT entries.
+        self.leaf_values: dict[int, tuple[Quantity, object]] = {}
+        self.results: dict[tuple[str, int, int], tuple[object, object, object]] = {}
 
     def forget(self, claim_id: str) -> None:
         """Drop ``claim_id``'s parts (when no working still to be built holds them; asked again, they
@@ -266,9 +306,9 @@ class _Builder:
         if item is not None:
             found = self.input(claim, item)
             if isinstance(found, Leaf):  # a value reached through this name is called so here
-                return self.counted(Node(op="leaf", leaf=found, caption=name))
+                return self.counted(_node("leaf", (), found, "", "", name))
             if found.op == "leaf":  # an input claim's working that is one value: called so here too
-                return Node(op="leaf", leaf=found.leaf, caption=name)
+                return _node("leaf", (), found.leaf, "", "", name)
             return found
         unit = _UNITS.get(name)
         if unit is None:
@@ -280,16 +320,16 @@ class _Builder:
         if item.kind == "claim":
             other = self.report.claim(item.claim) if item.claim else None
             if (other is not None and other.steps and other.result is not None and item.result is not None
-                    and other.result.value == item.result.value and other.result.unit == item.result.unit):
+                    and (other.result is item.result  # the engine hands the input its claim's own result
+                         or (other.result.value == item.result.value and other.result.unit == item.result.unit))):
                 if self.depth > 0:
                     return self.held(self.expander.part(other, self.depth - 1), other.id)
                 self.complete = False
         key = (claim.id, item.name)
         leaf = self.leaves.get(key)
         if leaf is None:
-            leaf = Leaf(kind=item.kind, value=item.result, name=item.name, claim=claim.id, input=item.name,
-                        source=item.source, key=item.key, passage=item.passage, grade=item.grade,
-                        assumption=item.assumption, upstream=item.claim, upstream_status=item.claim_status)
+            leaf = _leaf(item.kind, item.result, item.name, claim.id, item.name, item.source, item.key, item.passage,
+                         item.grade, item.assumption, item.claim, item.claim_status)
             self.leaves[key] = leaf
         self.keys.append(key)
         return leaf
@@ -341,8 +381,8 @@ class _Builder:
             inner = self.node(node.operand, claim, steps, inputs, open_steps)
             return inner if isinstance(node.op, ast.UAdd) else _parent("neg", (inner,))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            return Node(op="call", call=node.func.id,
-                        children=tuple(self.node(a, claim, steps, inputs, open_steps) for a in node.args))
+            return _node("call", tuple(self.node(a, claim, steps, inputs, open_steps) for a in node.args), None,
+                         node.func.id)
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             left = self.node(node.left, claim, steps, inputs, open_steps)
             right = self.node(node.comparators[0], claim, steps, inputs, open_steps)
@@ -372,10 +412,33 @@ class _Builder:
                 raise LedgerError("a leaf node without its leaf")
             if leaf.kind == "unit":
                 return expr.evaluate(_operation("unit", leaf.name), {})
-            if leaf.value is None:
+            value = leaf.value
+            if value is None:
                 raise LedgerError("a leaf has no value")
-            return units.quantity(leaf.value.value, leaf.value.unit) if leaf.value.unit else leaf.value.value
-        values = [self._value(c) for c in node.children]
+            if not value.unit:
+                return value.value
+            kept = self.expander.leaf_values  # the engine shares a value between the records holding it
+            found = kept.get(id(value))
+            if found is None or found[0] is not value:
+                if len(kept) >= _KEPT:
+                    kept.clear()
+                found = kept[id(value)] = (value, units.quantity(value.value, value.unit))
+            return found[1]
+        children = node.children
+        if len(children) == 2 and node.op != "call":  # most of a working: an operator over two parts
+            a, b = self._value(children[0]), self._value(children[1])
+            key = (node.op, id(a), id(b))
+            results = self.expander.results
+            done = results.get(key)
+            if done is not None and done[0] is a and done[1] is b:
+                return done[2]
+            shape = _OPERATIONS.get((node.op, "", 0)) or _operation(node.op)
+            result = expr.evaluate(shape, {"_0": a, "_1": b})
+            if len(results) >= _KEPT:
+                results.clear()
+            results[key] = (a, b, result)
+            return result
+        values = [self._value(c) for c in children]
         if node.op == "call":
             shape = _operation("call", node.call, len(values))
         else:
@@ -384,6 +447,7 @@ class _Builder:
 
 
 _OPERATIONS: dict[tuple[str, str, int], ast.Expression] = {}
+_KEPT = 1 << 14  # entries of an Expander's leaf_values and results, before they are cleared
 _ARGUMENTS = tuple(f"_{i}" for i in range(expr.ARITY["max"][1]))
 _UNITS: dict[str, Node] = {}  # a unit's leaf node (the same in every working)
 _NUMBERS: dict[tuple[type, str], Node] = {}  # a number's leaf node, by how the step writes it
@@ -427,16 +491,15 @@ def _parent(op: str, children: tuple[Node, ...]) -> Node:
                  or (op == "^" and child.op not in ("leaf", "call"))
                  or (bool(child.claim) and child.op not in ("leaf", "call")))  # another claim's working, as a group
         marked.append(child if child.paren == paren else _copy(child, paren=paren))
-    return Node(op=op, children=tuple(marked))
+    return _node(op, tuple(marked))
 
 
 def _copy(node: Node, *, children: tuple[Node, ...] | None = None, claim: str | None = None,
           paren: bool | None = None) -> Node:
     """``replace(node, ...)`` without dataclasses' per-call field walk (a page's working makes tens
     of thousands of nodes)."""
-    return Node(op=node.op, children=node.children if children is None else children, leaf=node.leaf,
-                call=node.call, claim=node.claim if claim is None else claim, caption=node.caption,
-                paren=node.paren if paren is None else paren)
+    return _node(node.op, node.children if children is None else children, node.leaf, node.call,
+                 node.claim if claim is None else claim, node.caption, node.paren if paren is None else paren)
 
 
 def _agrees(value: object, claim: ClaimResult) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,14 @@ MERGE_TAG = "tag:yaml.org,2002:merge"
 MERGE_MESSAGE = "merge keys (<<) are not allowed in records: write each key out"
 
 
+@functools.lru_cache(maxsize=20_000)
+def _resolve(kind, value, implicit):
+    """PyYAML's resolve for ``_Loader``. It reads only the class's tables when no path resolver is
+    registered (``yaml_path_resolvers`` empty), so the class stands in for an instance."""
+    assert not _Loader.yaml_path_resolvers
+    return _Base.resolve(_Loader, kind, value, implicit)
+
+
 class _Loader(_Base):
     """The safe loader, refusing a key that appears twice (YAML would keep the last silently) and a
     merge key ``<<``, which would bring in keys the duplicate check never sees."""
@@ -42,24 +51,14 @@ class _Loader(_Base):
     # loader (yaml.add_path_resolver copies the table into the class it is given, never this one), so
     # descending and ascending track nothing, and the tag PyYAML's resolver gives depends only on the
     # node's kind, its text and whether it was plain: each distinct answer is worked out once, by
-    # PyYAML's own resolve, and looked up after (records repeat their keys and most of their values).
-    def resolve(self, kind, value, implicit):
-        key = (kind, value, implicit)
-        tag = _TAGS.get(key)
-        if tag is None:
-            tag = super().resolve(kind, value, implicit)
-            if len(_TAGS) >= 20_000:
-                _TAGS.clear()
-            _TAGS[key] = tag
-        return tag
+    # PyYAML's own resolve (``_resolve``), and looked up after in C (records repeat their keys and
+    # most of their values), without a Python frame per node.
+    resolve = staticmethod(_resolve)
 
     # Descending and ascending track nothing here, so each is a builtin that does nothing with its
     # arguments, not a Python method: the C composer calls both for every node.
     descend_resolver = slice  # type: ignore[assignment]  # (current_node, current_index) -> a discarded slice
     ascend_resolver = tuple  # type: ignore[assignment]  # () -> a discarded empty tuple
-
-
-_TAGS: dict = {}
 
 
 def _refuse_repeats(node: yaml.MappingNode) -> None:
@@ -207,7 +206,13 @@ def _build(loader, node, count: list, seen: set):
         if key_node.value in keys:
             raise YamlError(f"key {key_node.value!r} appears twice", key_node.start_mark.line + 1)
         keys.add(key_node.value)
-        key = _build(loader, key_node, count, seen)
+        if key_node.tag == _STR:  # most keys: _build's first lines, inline
+            if id(key_node) in seen:
+                raise _Unusual
+            seen.add(id(key_node))
+            key = key_node.value
+        else:
+            key = _build(loader, key_node, count, seen)
         if type(value_node) is yaml.ScalarNode and value_node.tag == _STR:  # most values: _build's first lines
             if id(value_node) in seen:
                 raise _Unusual
@@ -221,6 +226,8 @@ def _build(loader, node, count: list, seen: set):
 MAX_DEPTH = 50
 _BLOCK_NESTING = re.compile(r"^[ \t]*(?:[-?:][ \t]+){%d}" % MAX_DEPTH, re.MULTILINE)
 _DEEP_INDENT = re.compile(r"^ {%d}" % (4 * MAX_DEPTH + 1), re.MULTILINE)
+_INDICATED = tuple(mark + blank for mark in "-?:" for blank in " \t")  # what _BLOCK_NESTING repeats
+_DEEP_SPACES = " " * (4 * MAX_DEPTH + 1)
 
 
 def _check_nesting(text: str) -> None:
@@ -245,12 +252,16 @@ def _check_nesting(text: str) -> None:
                 depth = max(depth - 1, 0)
             elif char == "\n":
                 quote = None  # a quote left open here is the parser's to report
-    match = _BLOCK_NESTING.search(text)
-    if match:
-        raise YamlError(f"nested deeper than {MAX_DEPTH} levels", text.count("\n", 0, match.start()) + 1)
-    deep = _DEEP_INDENT.search(text)
-    if deep:
-        raise YamlError(f"indented deeper than {4 * MAX_DEPTH} columns", text.count("\n", 0, deep.start()) + 1)
+    # Each search scans every line; what it looks for cannot be there without MAX_DEPTH indicators
+    # followed by a blank (counted in C), or a run of that many spaces (found in C): most records skip both.
+    if sum(map(text.count, _INDICATED)) >= MAX_DEPTH:
+        match = _BLOCK_NESTING.search(text)
+        if match:
+            raise YamlError(f"nested deeper than {MAX_DEPTH} levels", text.count("\n", 0, match.start()) + 1)
+    if _DEEP_SPACES in text:
+        deep = _DEEP_INDENT.search(text)
+        if deep:
+            raise YamlError(f"indented deeper than {4 * MAX_DEPTH} columns", text.count("\n", 0, deep.start()) + 1)
 
 
 def _node_lines(text: str) -> dict:

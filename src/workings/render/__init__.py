@@ -31,7 +31,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from .. import outputs
-from ..gcpause import frozen
+from ..gcpause import frozen, paused
 from ..explainer import Explainer, build
 from ..report import Report
 from .explainer import PAGE as EXPLAINER_PAGE
@@ -80,7 +80,8 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
         explainer = build(report, root)
     env = environment()
     env.globals["explainer_page"] = EXPLAINER_PAGE if explainer is not None else None
-    with frozen(), Staging(out) as staging:
+    # no collection rescans the pages' views and workings; at the end all is unfrozen, the collector as it was
+    with frozen(), paused(), Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
         articles, problems = load_articles(root, report)
         site = Site(report, snapshots, articles)
@@ -103,6 +104,7 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
         for item in sorted(static.iterdir(), key=lambda p: p.name):
             if item.is_file() and not item.name.startswith("."):
                 staging.write(f"static/{item.name}", item.read_bytes())
-        staging.write("ledger.json", outputs.to_json(report).encode("utf-8"))
+        # verify's JSON report, from its UTF-8 parts (``outputs.json_parts``: the bytes ``to_json`` encodes)
+        staging.write("ledger.json", b"".join(outputs.json_parts(report)))
         staging.commit()
     return out

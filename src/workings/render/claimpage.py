@@ -130,7 +130,7 @@ class ClaimPages:
         if v["steps"]:
             out.append("<section>\n<h2>Step by step</h2>\n<ol class=\"steps\">\n")
             for s in v["steps"]:
-                out.append(self._row(self._step, (s["name"], s["expression"], s["reader"], s["exact"], s["display"]), s))
+                out.append(self._row(_step, (s["name"], s["expression"], s["reader"], s["exact"], s["display"])))
             out.append("</ol>\n<p class=\"note\">Steps run in order; the last is the result. Units are checked at "
                        "every step.</p>\n</section>\n")
         out.append("\n")
@@ -143,7 +143,7 @@ class ClaimPages:
                 out.append(self._row(self._input, (i["name"], i["kind"], i["reader"], i["exact"], i["display"], i["key"],
                                                    i.get("key_anchor"), i["passage"], i["text"], i["assumption"],
                                                    link.get("id"), link.get("href"), link.get("grade"),
-                                                   link.get("status")), i))
+                                                   link.get("status"))))
             out.append("</tbody>\n</table>\n</div>\n</section>\n")
         out.append("\n")
         if v["cites"]:
@@ -198,41 +198,38 @@ class ClaimPages:
             out.append('<p class="none">No messages.</p>')
         out.append("</details>\n</article>\n")
 
-    def _row(self, make, key: tuple, view: dict) -> str:
-        """A step's or an input's row, once per distinct row (claims reading one config share many)."""
+    def _row(self, make, args: tuple) -> str:
+        """``make(*args)``: a step's or an input's row, once per distinct row (claims reading one
+        config share many). A row is laid out from its arguments alone, so they are the whole key: a
+        field a row shows is an argument, and so is part of the key, by construction."""
         try:
-            found = self._rows.get((make, key))
+            found = self._rows.get((make, args))
         except TypeError:  # an unhashable value: laid out each time
-            return make(view)
+            return make(*args)
         if found is None:
-            found = self._rows[(make, key)] = make(view)
+            found = self._rows[(make, args)] = make(*args)
         return found
 
-    def _step(self, s: dict) -> str:
-        exact = f' <span class="exact">(exactly {e(s["exact"])})</span>' if s["exact"] and s["exact"] != s["display"] else ""
-        return (f'<li data-step="{e(s["name"])}"><code class="expr"><var>{e(s["name"])}</var> = '
-                f'{e(s["expression"])}</code>\n<span class="step-value">= <span class="num">'
-                f'{e(s["reader"] or "?")}</span>{exact}</span></li>\n')
-
-    def _input(self, i: dict) -> str:
+    def _input(self, name, kind, reader, exact, display, key, key_anchor, passage, text, assumption,
+               link_id, link_href, link_grade, link_status) -> str:
+        """An input's row; ``link_*``: its source's link (id, href, grade) or its claim's (id, href, status)."""
         up = self.up
-        name = e(i["name"])
-        exact = f'<span class="exact">exactly {e(i["exact"])}</span>' if i["exact"] and i["exact"] != i["display"] else ""
+        name = e(name)
+        exact = f'<span class="exact">exactly {e(exact)}</span>' if exact and exact != display else ""
         out = [f'<tr data-input="{name}" id="input-{name}">\n<td data-th="name"><code>{name}</code></td>\n'
-               f'<td data-th="value" class="num">{e(i["reader"] or "?")}{exact}</td>\n<td data-th="from">\n']
-        if i["kind"] == "source":
-            source = i["source"]
-            if i["key_anchor"] and source["href"]:
-                key = f'<a href="{up}{e(source["href"])}#key-{e(i["key_anchor"])}"><code>#{e(i["key"])}</code></a>'
+               f'<td data-th="value" class="num">{e(reader or "?")}{exact}</td>\n<td data-th="from">\n']
+        if kind == "source":
+            if key_anchor and link_href:
+                shown = f'<a href="{up}{e(link_href)}#key-{e(key_anchor)}"><code>#{e(key)}</code></a>'
             else:
-                key = f"<code>#{e(i['key'])}</code>"
-            passage = f'<blockquote class="passage">{e(i["passage"])}</blockquote>' if i["passage"] else ""
-            out.append(f"{self._source_link(source)} {key}{passage}")
-        elif i["kind"] == "claim":
-            out.append(f"{self._claim_link(i['claim'])}\n")
+                shown = f"<code>#{e(key)}</code>"
+            passage = f'<blockquote class="passage">{e(passage)}</blockquote>' if passage else ""
+            out.append(f"{self._source_link({'id': link_id, 'href': link_href, 'grade': link_grade})} {shown}{passage}")
+        elif kind == "claim":
+            out.append(f"{self._claim_link({'id': link_id, 'href': link_href, 'status': link_status})}\n")
         else:
-            why = f'<span class="why">{e(i["assumption"])}</span>' if i["assumption"] else ""
-            out.append(f"assumed: <code>{e(i['text'])}</code>{why}")
+            why = f'<span class="why">{e(assumption)}</span>' if assumption else ""
+            out.append(f"assumed: <code>{e(text)}</code>{why}")
         out.append("</td>\n</tr>\n")
         return "".join(out)
 
@@ -240,3 +237,11 @@ class ClaimPages:
         if not links:
             return "no other claim"
         return '<ul class="links">' + "".join(f"<li>{self._claim_link(link)}</li>" for link in links) + "</ul>"
+
+
+def _step(name, expression, reader, exact, display) -> str:
+    """A step's row."""
+    exact = f' <span class="exact">(exactly {e(exact)})</span>' if exact and exact != display else ""
+    return (f'<li data-step="{e(name)}"><code class="expr"><var>{e(name)}</var> = '
+            f'{e(expression)}</code>\n<span class="step-value">= <span class="num">'
+            f'{e(reader or "?")}</span>{exact}</span></li>\n')

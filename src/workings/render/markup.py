@@ -43,14 +43,29 @@ def e(value: Any) -> str:
 
 
 def status(s: Any) -> str:
-    return (f'<span class="status status-{e(s)}"><span class="sym" aria-hidden="true">{e(STATUS_SYMBOL.get(s, ""))}'
-            f"</span> {e(s)}</span>")
+    found = _STATUS.get(s) if s.__class__ is str else None
+    if found is None:
+        found = (f'<span class="status status-{e(s)}"><span class="sym" aria-hidden="true">{e(STATUS_SYMBOL.get(s, ""))}'
+                 f"</span> {e(s)}</span>")
+        if s.__class__ is str and len(_STATUS) < 64:  # a handful of statuses, shown on every link
+            _STATUS[s] = found
+    return found
 
 
 def grade(g: Any) -> str:
-    if g:
-        return f'<span class="grade grade-{e(g)}" title="{e(GRADE_MEANING.get(g, ""))}">{e(g)}</span>'
-    return '<span class="grade">no grade</span>'
+    found = _GRADE.get(g) if g.__class__ is str else None
+    if found is None:
+        if g:
+            found = f'<span class="grade grade-{e(g)}" title="{e(GRADE_MEANING.get(g, ""))}">{e(g)}</span>'
+        else:
+            found = '<span class="grade">no grade</span>'
+        if g.__class__ is str and len(_GRADE) < 64:  # a handful of grades, shown on every source link
+            _GRADE[g] = found
+    return found
+
+
+_STATUS: dict[str, str] = {}  # a status's mark, by the status (the same text on every page)
+_GRADE: dict[str, str] = {}   # a grade's mark, by the grade
 
 
 def source_link(link: dict, up: str) -> str:

@@ -39,6 +39,10 @@ _SNAPSHOT_NAME = re.compile(r"^[0-9a-f]{64}\.[A-Za-z0-9]{1,8}$")
 # Opened from the site, these show as text or a document and load nothing else; any other kind
 # (an archived .html page, say) is copied with .txt appended, so that opening it cannot reach out.
 _INERT = {"txt", "json", "csv", "md", "yaml", "yml", "pdf", "png", "jpg", "jpeg"}
+# A page's file: created (or emptied: a name written twice keeps the last bytes, as before), never
+# followed through a symbolic link; its mode is the umask's, as open() gives.
+_WRITE = (os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+          | getattr(os, "O_BINARY", 0))  # Windows: bytes as given, no newline translation
 
 
 def check_target(out: Path) -> dict[str, str]:
@@ -129,15 +133,24 @@ class Staging:
         os.chmod(self.path, 0o755)  # mkdtemp makes it private; a site is for reading
         self.committed = False
         self.written: dict[str, str] = {}
-        self.folders: set[Path] = {self.path}  # made already: one mkdir per folder, not per page
+        self.folders: set[str] = {""}  # folders made already (relative): one mkdir per folder, not per page
         return self
 
     def write(self, relative: str, data: bytes) -> None:
-        target = self.path / relative
-        if target.parent not in self.folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self.folders.add(target.parent)
-        target.write_bytes(data)
+        """Write ``data`` as the file ``relative`` (a path with ``/``) of the new site: straight through
+        the descriptor (10,000 and more pages: no Path and no buffered file object per page), into a
+        folder only this render has written to, so a file there is never followed through a link."""
+        folder, _, _ = relative.rpartition("/")
+        if folder not in self.folders:
+            (self.path / folder).mkdir(parents=True, exist_ok=True)
+            self.folders.add(folder)
+        fd = os.open(f"{self.path}/{relative}", _WRITE, 0o666)
+        try:
+            view = memoryview(data)
+            while view:  # os.write may write less than it is given
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         self.written[relative] = hashlib.sha256(data).hexdigest()
 
     def commit(self) -> None:

@@ -127,6 +127,10 @@ class Site:
         self._leaves: dict[str, dict] = {}  # a claim -> each leaf's view (Site.leaf) by its input (or unit name)
         self._lines: Lines | None = None
         self._words: dict[int, tuple] = {}  # id of an engine value -> (it, its words, it exactly)
+        self._exact: dict[int, tuple] = {}  # id of an engine value -> (it, its words to 12 places)
+        self._inputs: dict[int, tuple] = {}  # id of a shared input -> (it, its view)
+        self._claim_links: dict[str, dict] = {}  # claim id -> its link (Site.claim_link)
+        self._source_links: dict[str | None, dict] = {}  # source id -> its link (Site.source_link)
         self._titles: dict[int, tuple[ClaimResult, dict[str, str]]] = {}  # id of a claim -> (it, its title)
         # Anchors on a source page for each key a claim reads from it (a config key, a declared value).
         self.key_anchors: dict[tuple[str, str], str] = {}
@@ -141,14 +145,23 @@ class Site:
                 self.key_anchors[(source_id, key)] = name[len("key/"):-len(".html")]
 
     def claim_link(self, claim_id: str) -> dict:
-        claim = self.by_id.get(claim_id)
-        return {"id": claim_id, "href": self.claim_pages.get(claim_id),
-                "status": claim.status if claim else None}
+        """A link to a claim's page (once per claim: links are only ever read, never changed)."""
+        found = self._claim_links.get(claim_id)
+        if found is None:
+            claim = self.by_id.get(claim_id)
+            found = self._claim_links[claim_id] = {"id": claim_id, "href": self.claim_pages.get(claim_id),
+                                                   "status": claim.status if claim else None}
+        return found
 
     def source_link(self, source_id: str | None) -> dict:
-        source = self.sources.get(source_id) if source_id else None
-        return {"id": source_id, "href": self.source_pages.get(source_id) if source_id and source else None,
+        """A link to a source's page (once per source, as ``claim_link``)."""
+        found = self._source_links.get(source_id)
+        if found is None:
+            source = self.sources.get(source_id) if source_id else None
+            found = self._source_links[source_id] = {
+                "id": source_id, "href": self.source_pages.get(source_id) if source_id and source else None,
                 "grade": source.grade if source else None}
+        return found
 
     def index(self) -> dict:
         claims = self.report.claims
@@ -222,6 +235,13 @@ class Site:
                                                  f"{format_exact(quantity.value)} {quantity.unit}".strip())
         return found[1], found[2]
 
+    def exact_words(self, quantity) -> str:
+        """``words.reader(quantity, exact=True)``: once per engine value, as ``words``."""
+        found = self._exact.get(id(quantity))
+        if found is None or found[0] is not quantity:
+            found = self._exact[id(quantity)] = (quantity, words.reader(quantity, exact=True))
+        return found[1]
+
     def title(self, claim: ClaimResult) -> dict[str, str]:
         """``words.title``: once per claim (its page and its row in the index both show it)."""
         found = self._titles.get(id(claim))
@@ -236,6 +256,18 @@ class Site:
                 "unit": s.result.unit if s.result else None}
 
     def input(self, item) -> dict:
+        """An input's row as shown; a value read from a source or written in the record once per
+        input (the engine shares one between the records that write it alike: a model's config key is
+        read by every claim about that model). A view is only ever read, never changed."""
+        found = self._inputs.get(id(item))
+        if found is not None and found[0] is item:
+            return found[1]
+        out = self._input(item)
+        if item.kind != "claim":  # a claim's input names its claim: one record's own
+            self._inputs[id(item)] = (item, out)
+        return out
+
+    def _input(self, item) -> dict:
         reader, exact = self.words(item.result) if item.result else (None, None)
         out = {"name": item.name, "text": item.text, "kind": item.kind, "key": item.key,
                "passage": item.passage, "assumption": item.assumption,
@@ -294,8 +326,9 @@ class Site:
             from .workingline import Lines  # it lays out what this module links
 
             self._lines = Lines(self, "../")
-        return {"line": self._lines.line(work), "leaves": self._lines.leaves(work),
-                "result": words.reader(work.result, exact=True) if work.result else None,
+        line, leaves = self._lines.markup(work)
+        return {"line": line, "leaves": leaves,
+                "result": self.exact_words(work.result) if work.result else None,
                 "holds": work.holds,
                 "agrees": work.agrees, "complete": work.complete,
                 "claims": [self.claim_link(c) for c in dict.fromkeys(work.claims)]}
@@ -362,7 +395,7 @@ class Site:
             # the literal as written ("1 GiB/GB"), not reduced to 1.073742; its value is the engine's
             text = next((i.text for i in self.by_id[leaf.claim].inputs if i.name == leaf.input), text)
         else:
-            text = words.reader(leaf.value, exact=True)
+            text = self.exact_words(leaf.value)
         out = {"kind": leaf.kind, "text": text, "name": leaf.name.replace("_", " "),
                "claim": self.claim_link(leaf.claim) if leaf.claim else None, "href": None,
                "grade": leaf.grade, "passage": leaf.passage, "assumption": leaf.assumption, "key": leaf.key,

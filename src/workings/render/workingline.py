@@ -37,6 +37,7 @@ class Lines:
         self._slots: dict[tuple[str, str], int] = {}     # a numbered leaf's key -> its slot
         self._items: dict[tuple[str, str], str] = {}     # a numbered leaf's key -> its item in the list
         self._marks: dict[tuple, tuple] = {}             # a leaf's (claim, input or unit, caption) -> its markup
+        self._groups: dict[str, str] = {}               # a claim -> the opening of its group ("" where unlinked)
         self._kept: dict[str, list[tuple[dict, Any]]] = {}  # a claim -> what is kept for it, where
         self._page = ""
         self._next_slot = 0
@@ -49,29 +50,33 @@ class Lines:
         for where, key in self._kept.pop(claim_id, ()):
             where.pop(key, None)
 
-    def line(self, work: Working) -> Markup:
-        """The working's tree as the page shows it."""
+    def markup(self, work: Working) -> tuple[Markup, Markup]:
+        """The working's tree as the page shows it, and its numbered leaves: what each value is and
+        where it comes from ("" where there are none). One pass over the leaves numbers both."""
         pieces: list = []
         self._page = work.claim
         self._node(work.tree, pieces, shared=True)
-        slots = self._slots  # a leaf without a link has no slot: None, never asked for
-        numbers = {slots.get((leaf.claim, leaf.input)): str(n) for n, leaf in enumerate(work.order, start=1)}
-        return Markup("".join([p if p.__class__ is str else numbers[p] for p in pieces]))
-
-    def leaves(self, work: Working) -> Markup:
-        """The numbered leaves: what each value is and where it comes from ("" where there are none)."""
-        if not work.order:
-            return Markup("")
-        out = ['<ol class="leaves">\n']
+        slots, items = self._slots, self._items  # a leaf without a link has no slot: None, never asked for
+        numbers: dict[int | None, str] = {}
+        listed = ['<ol class="leaves">\n']
         for number, leaf in enumerate(work.order, start=1):
             key = (leaf.claim, leaf.input)
-            item = self._items.get(key)
+            while number >= len(_NUMBERED):
+                n = len(_NUMBERED)
+                _NUMBERED.append((str(n), f'<li id="leaf-{n}" data-leaf="{n}">'))
+            text, opening = _NUMBERED[number]
+            numbers[slots.get(key)] = text
+            item = items.get(key)
             if item is None:
-                item = self._items[key] = _item(self.site.leaf(leaf), self.up)
-                self._keep(leaf.claim, self._items, key)
-            out.append(f'<li id="leaf-{number}" data-leaf="{number}">{item}')
-        out.append("</ol>\n")
-        return Markup("".join(out))
+                item = items[key] = _item(self.site.leaf(leaf), self.up)
+                self._keep(leaf.claim, items, key)
+            listed.append(opening)
+            listed.append(item)
+        line = Markup("".join([p if p.__class__ is str else numbers[p] for p in pieces]))
+        if not work.order:
+            return line, Markup("")
+        listed.append("</ol>\n")
+        return line, Markup("".join(listed))
 
     def _slot(self, key: tuple[str, str]) -> int:
         slot = self._slots.get(key)
@@ -86,12 +91,17 @@ class Lines:
         input claim's), so its markup is kept."""
         if n.paren:
             out.append('<span class="paren" data-term="(">(</span>')
-        grouped = False
+        group = None
         if n.claim:
-            claim = self.site.claim_link(n.claim)
-            grouped = bool(claim["href"])
-            if grouped:
-                out.append(f'<span class="group" data-claim="{e(claim["id"])}" data-status="{e(claim["status"])}">')
+            group = self._groups.get(n.claim)
+            if group is None:
+                claim = self.site.claim_link(n.claim)
+                group = self._groups[n.claim] = (
+                    f'<span class="group" data-claim="{e(claim["id"])}" data-status="{e(claim["status"])}">'
+                    if claim["href"] else "")
+                self._keep(n.claim, self._groups, n.claim)
+            if group:
+                out.append(group)
         if n.op != "leaf" and (shared or n.claim):  # the same children: the same markup, built once
             found = self._parts.get(id(n.children))
             if found is None:
@@ -102,7 +112,7 @@ class Lines:
             out.extend(found[1])
         else:
             self._inner(n, out)
-        if grouped:
+        if group:
             out.append("</span>")
         if n.paren:
             out.append('<span class="paren" data-term=")">)</span>')
@@ -162,6 +172,7 @@ class Lines:
 
 
 _OPS: dict[str, str] = {}  # an operator's markup
+_NUMBERED: list[tuple[str, str]] = []  # a leaf's number as text, and its item's opening tag, by the number
 
 
 def _joined(pieces: list) -> tuple:
