@@ -73,3 +73,33 @@ def test_a_recomputed_value_shown_in_the_figures_unit_is_shared_and_what_it_was_
         made = Quantity(value=first.value, unit=first.unit,
                         display=f"{format_number(first.value, grouping=',' in figure or len(whole) <= 3)} {first.unit}".strip())
         assert first == made and (first.value, first.unit, first.display) == (made.value, made.unit, made.display)
+
+
+def test_a_step_is_evaluated_once_for_the_very_values_it_reads_and_gives_what_it_gave(tmp_path, monkeypatch):
+    import shutil
+
+    from workings import expr
+
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copytree(repo / "claims", tmp_path / "claims")
+    shutil.copytree(repo / "ledger", tmp_path / "ledger")
+    bench.make_ledger(tmp_path, 60, "b", group_prefix="gen")
+    (tmp_path / "claims" / "gen0" / "c5.yaml").write_text(  # a step that fails: reported by each record
+        (tmp_path / "claims" / "gen0" / "c5.yaml").read_text().replace("hidden / heads", "hidden / (heads - 40)"))
+    led = loader.load_ledger(tmp_path)
+    calls = []
+    real = expr.evaluate
+    monkeypatch.setattr(expr, "evaluate", lambda tree, env: calls.append(tree) or real(tree, env))
+    done = engine.evaluate_claims(led)
+    shared = len(calls)
+    calls.clear()
+    alone: dict = {}  # each claim with nothing kept from the others' steps
+    for claim_id in done:
+        alone[claim_id] = engine._evaluate_contained(led, led.claims[claim_id], alone, {}, {})
+    # 60 generated claims on 6 configs: their head size and bytes per token once per config (and
+    # again for c5's chain), not once per claim
+    assert shared < len(calls) - 100
+    for claim_id, (result, value) in done.items():
+        assert alone[claim_id][0] == result, claim_id
+        assert alone[claim_id][1] == value, claim_id
+    assert done["gen0/c5"][0].status == "error" and "division by zero" in done["gen0/c5"][0].reason

@@ -192,3 +192,83 @@ def test_the_modular_first_pass_never_changes_an_answer_over_chains_of_steps(ste
         assert found() == with_pass
     finally:
         dependence._modular = original
+
+
+def _modular_as_it_was(steps, fast, inputs, outputs):
+    """``dependence._modular`` before its per-steps plan: everything worked out again for each claim."""
+    from workings.dependence import _P, _ModValues, _compiled_mod, _mod, _outputs_mod, _plain
+
+    trees = [tree.body for _, tree in steps] + [o.body for o in outputs if not isinstance(o, str)]
+    if not all(_plain(tree) for tree in trees):
+        return set()
+    compiled = [(name, _compiled_mod(tree.body), expr.names(tree)) for name, tree in steps]
+    named = set()
+    for name, _, reads in reversed(compiled):
+        named.add(name)
+        if not reads.isdisjoint(named):
+            return set()
+    last = outputs[0] if len(outputs) == 1 and isinstance(outputs[0], str) else None
+    try:
+        base = _ModValues({name: _mod(value) for name, value in fast.items()})
+        for name, run, _ in compiled:
+            base[name] = run(base)
+        reference = base[last] if last is not None else _outputs_mod(outputs, base)
+    except ZeroDivisionError:
+        return set()
+    found = set()
+    for name in inputs:
+        values = _ModValues(base)
+        values[name] = (base[name] * 2 + 1) % _P
+        dirty = {name}
+        try:
+            for step, run, reads in compiled:
+                if not reads.isdisjoint(dirty):
+                    values[step] = run(values)
+                    dirty.add(step)
+            if (values[last] if last is not None else _outputs_mod(outputs, values)) != reference:
+                found.add(name)
+        except ZeroDivisionError:
+            continue
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_chain_expr, min_size=1, max_size=4), st.sampled_from([None, "a + c", "s0 * c"]))
+def test_the_modular_pass_with_its_plan_finds_what_it_found_without(steps, check):
+    from fractions import Fraction
+
+    from workings import dependence
+
+    fast = {"a": Fraction(48), "c": Fraction(3)}
+    pairs = [(f"s{i}", expr.parse(text)) for i, text in enumerate(steps)]
+    outputs = [pairs[-1][0]] if check is None else [expr.parse(check), pairs[0][0]]
+    def outcome(run):
+        try:
+            return run(pairs, fast, ["a", "c"], outputs)
+        except Exception as exc:  # noqa: BLE001 - a step naming no unit fails alike both ways
+            return type(exc), str(exc)
+
+    for _ in range(2):  # the second time from the plan made the first
+        assert outcome(dependence._modular) == outcome(_modular_as_it_was)
+
+
+def test_claims_with_the_same_steps_share_one_plan(tmp_path):
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from workings import dependence, engine
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import bench
+
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copytree(repo / "claims", tmp_path / "claims")
+    shutil.copytree(repo / "ledger", tmp_path / "ledger")
+    bench.make_ledger(tmp_path, 40, "b", group_prefix="gen")
+    dependence._PLANS.clear()
+    engine.verify(tmp_path)
+    plans = {id(plan) for _, plan in dependence._PLANS.values() if plan is not None}
+    # the 40 generated claims have two kinds of steps (a chain's first, and the rest): two plans
+    generated = [key for key in dependence._PLANS if [name for name, _ in key] == ["head_dim", "per_token", "total"]]
+    assert len(generated) == 2 and len(plans) < 100

@@ -468,7 +468,6 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
                 quiet: bool, published: bool) -> None:
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
-    from . import atomic
     from .draft.output import render, to_json
     from .gcpause import frozen_at_exit
 
@@ -487,6 +486,8 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
         _error(exc)
         sys.exit(2)
     if json_path:
+        from . import atomic  # only with --json
+
         atomic.write_text(json_path, to_json(result))
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
     if accounting is not None:

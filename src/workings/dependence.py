@@ -109,22 +109,15 @@ _P = (1 << 61) - 1  # a Mersenne prime
 
 
 def _modular(steps, fast: dict, inputs, outputs) -> set:
-    trees = [tree.body for _, tree in steps] + [o.body for o in outputs if not isinstance(o, str)]
-    if not all(_plain(tree) for tree in trees):
+    if not all(_plain(o.body) for o in outputs if not isinstance(o, str)):
         return set()
-    # each step compiled once, with the names it reads; a trial starts from the base run's values and
-    # evaluates again only the steps that (through earlier steps) read the perturbed input: what
-    # the whole run did, without building each trial's values from the inputs up
-    compiled = [(name, _compiled_mod(tree.body), expr.names(tree)) for name, tree in steps]
-    named = set()
-    for name, _, reads in reversed(compiled):  # a step reading its own or a later step's name reads a
-        named.add(name)                          # unit there (or fails): left to the exact runs
-        if not reads.isdisjoint(named):
-            return set()
+    plan = _plan(steps)
+    if plan is None:
+        return set()
     last = outputs[0] if len(outputs) == 1 and isinstance(outputs[0], str) else None
     try:
         base = _ModValues({name: _mod(value) for name, value in fast.items()})
-        for name, run, _ in compiled:
+        for name, run in plan.compiled:
             base[name] = run(base)
         reference = base[last] if last is not None else _outputs_mod(outputs, base)
     except ZeroDivisionError:
@@ -133,17 +126,64 @@ def _modular(steps, fast: dict, inputs, outputs) -> set:
     for name in inputs:
         values = _ModValues(base)
         values[name] = (base[name] * 2 + 1) % _P
-        dirty = {name}
         try:
-            for step, run, reads in compiled:
-                if not reads.isdisjoint(dirty):
-                    values[step] = run(values)
-                    dirty.add(step)
+            for step, run in plan.reached(name):
+                values[step] = run(values)
             if (values[last] if last is not None else _outputs_mod(outputs, values)) != reference:
                 found.add(name)
         except ZeroDivisionError:
             continue  # decided exactly
     return found
+
+
+class _Plan:
+    """What the modular pass does with one claim's steps, worked out once for every claim that has
+    the same steps (records share their step lines, ``models._step``): each step compiled, with the
+    names it reads; and, per input, the steps that (through earlier steps) read it, in order: a
+    trial starts from the base run's values and evaluates again only those, without building each
+    trial's values from the inputs up."""
+
+    def __init__(self, steps) -> None:
+        self.trees = tuple(tree for _, tree in steps)  # held: their ids key the plan
+        self.named = [(name, _compiled_mod(tree.body), expr.names(tree)) for name, tree in steps]
+        self.compiled = [(name, run) for name, run, _ in self.named]
+        self._reached: dict[str, tuple] = {}
+
+    def reached(self, name: str) -> tuple:
+        known = self._reached.get(name)
+        if known is None:
+            dirty, steps = {name}, []
+            for step, run, reads in self.named:
+                if not reads.isdisjoint(dirty):
+                    steps.append((step, run))
+                    dirty.add(step)
+            known = self._reached[name] = tuple(steps)
+        return known
+
+
+def _plan(steps) -> _Plan | None:
+    """The claim's steps' plan (None: a step that is not plain arithmetic, or that reads its own or a
+    later step's name, which there is a unit or a failure: left to the exact runs)."""
+    key = tuple((name, id(tree)) for name, tree in steps)
+    known = _PLANS.get(key)
+    if known is not None and all(map(operator.is_, known[0], (tree for _, tree in steps))):
+        return known[1]
+    plan: _Plan | None = None
+    if all(_plain(tree.body) for _, tree in steps):
+        plan = _Plan(steps)
+        named = set()
+        for name, _, reads in reversed(plan.named):
+            named.add(name)
+            if not reads.isdisjoint(named):
+                plan = None
+                break
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    _PLANS[key] = (tuple(tree for _, tree in steps), plan)
+    return plan
+
+
+_PLANS: dict[tuple, tuple[tuple, _Plan | None]] = {}
 
 
 def _plain(node) -> bool:

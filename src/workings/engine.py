@@ -8,6 +8,8 @@ with the file, line and key, and the run goes on.
 
 from __future__ import annotations
 
+import ast
+import operator
 from collections import defaultdict
 from dataclasses import fields, replace
 from fractions import Fraction
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 _Done = dict[str, tuple[ClaimResult, units.Value]]
 # literal and source inputs already read: (name, text, assumption) -> (value, InputResult)
 _Read = dict[tuple[str, str, "str | None"], tuple[Any, InputResult]]
+# steps already evaluated: (id of the tree, ids of the values it reads) -> (tree, those values, its value)
+_Stepped = dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]]
 
 
 def evaluate_ledger(ledger: Ledger) -> Report:
@@ -49,13 +53,14 @@ def evaluate_claims(ledger: Ledger, reused: _Done | None = None) -> _Done:
     order, cycles = _order(ledger.claims)
     done: _Done = dict(reused or {})
     read: _Read = {}  # the inputs read so far, by what decides them (see _Evaluation.resolve)
+    stepped: _Stepped = {}  # the steps evaluated so far, by the very values they read (see _Evaluation.step)
     for claim_id in order:
         claim = ledger.claims[claim_id]
         if claim_id in cycles:
             result = _failed(claim, "error", f"claims form a cycle: {cycles[claim_id]}", key="inputs")
             done[claim_id] = (result, None)
             continue
-        done[claim_id] = _evaluate_contained(ledger, claim, done, read)
+        done[claim_id] = _evaluate_contained(ledger, claim, done, read, stepped)
     return done
 
 
@@ -100,11 +105,11 @@ def bad_result(bad: BadRecord) -> ClaimResult:
         messages=tuple(Message(kind="error", text=p.message, file=p.file, line=p.line, key=p.key) for p in bad.problems))
 
 
-def _evaluate_contained(ledger: Ledger, claim: Claim, done: _Done,
-                        read: _Read | None = None) -> tuple[ClaimResult, units.Value]:
+def _evaluate_contained(ledger: Ledger, claim: Claim, done: _Done, read: _Read | None = None,
+                        stepped: _Stepped | None = None) -> tuple[ClaimResult, units.Value]:
     """One claim's evaluation; an unexpected exception (a bug in workings that a record set off)
     becomes that claim's error instead of stopping the run for every other claim."""
-    evaluation = _Evaluation(ledger, claim, done, {} if read is None else read)
+    evaluation = _Evaluation(ledger, claim, done, {} if read is None else read, {} if stepped is None else stepped)
     try:
         return evaluation.run()
     except (ArithmeticError, ValueError, TypeError, AttributeError, KeyError, RecursionError, MemoryError) as exc:
@@ -147,8 +152,8 @@ def _deps(claim: Claim, claims: dict[str, Claim]) -> list[str]:
 class _Evaluation:
     """One claim's evaluation: inputs, steps, then the figure or the check."""
 
-    def __init__(self, ledger: Ledger, claim: Claim, done: _Done, read: _Read):
-        self.ledger, self.claim, self.done, self.read = ledger, claim, done, read
+    def __init__(self, ledger: Ledger, claim: Claim, done: _Done, read: _Read, stepped: _Stepped):
+        self.ledger, self.claim, self.done, self.read, self.stepped = ledger, claim, done, read, stepped
         self.messages: list[Message] = []
         self.inputs: list[InputResult] = []
         self.steps: list[StepResult] = []
@@ -183,7 +188,7 @@ class _Evaluation:
         for step in claim.compute:
             self.where = ("compute", step.name)
             try:
-                value = expr.evaluate(step.tree, env)
+                value = self.step(step.tree, env)
             except LedgerError as exc:
                 self.problem("error", f"step {step.name!r}: {exc}", "compute", step.name)
                 return self.finish("error", None), None
@@ -200,6 +205,28 @@ class _Evaluation:
         # assumptions: its value is an assumption theirs can rest on, and it counts as one there
         passed = result.status != "unchecked" or self.dependence.basis == "assumptions-only"
         return result, (value if passed else None)
+
+    def step(self, tree: ast.Expression, env: dict[str, units.Value]) -> units.Value:
+        """``expr.evaluate(tree, env)``, once per tree and the very values it reads: records share
+        their step lines (one tree per text) and the inputs they read from the same source (one
+        value, ``resolve``), and a step's value is a function of those alone (values are immutable;
+        a name not in ``env`` is a unit). Claims of one model's config compute its head size and
+        bytes per token once. What fails is not kept, so each record reports its own error."""
+        reads = _READS.get(id(tree))
+        if reads is None or reads[0] is not tree:
+            if len(_READS) >= 65536:
+                _READS.clear()
+            reads = _READS[id(tree)] = (tree, tuple(sorted(expr.names(tree))))
+        held = tuple(env.get(name) for name in reads[1])
+        key = (id(tree), *map(id, held))
+        known = self.stepped.get(key)
+        if known is not None and known[0] is tree and all(map(operator.is_, known[1], held)):
+            return known[2]
+        value = expr.evaluate(tree, env)
+        if len(self.stepped) >= 65536:
+            self.stepped.clear()
+        self.stepped[key] = (tree, held, value)  # held: their ids stay their own while the entry is here
+        return value
 
     def resolve(self, item: Input) -> units.Value:
         """An input's value, and its InputResult appended. A literal or source input is decided by its
@@ -465,6 +492,7 @@ def _quantity(value: units.Value) -> Quantity:
 
 
 _SHOWN: dict[tuple[Any, ...], tuple[Any, Quantity]] = {}
+_READS: dict[int, tuple[Any, tuple[str, ...]]] = {}  # id of a step's tree -> (the tree, the names it reads, sorted)
 
 
 def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple[str | int, ...] = ()) -> ClaimResult:

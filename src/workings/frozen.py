@@ -22,7 +22,6 @@ from __future__ import annotations
 import abc
 import dataclasses
 import functools
-import inspect
 import operator
 import reprlib
 import sys
@@ -100,10 +99,26 @@ def _build(cls: Any, kw_only: bool, eq: bool) -> Any:
     cls.__setattr__ = _setattr(cls, names)
     cls.__delattr__ = _delattr(cls, names)
     if not getattr(cls, "__doc__"):
-        cls.__doc__ = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
+        cls.__doc__ = cls.__name__ + _signature_text(list(fields.values()))
     _set(cls, "__match_args__", tuple(f.name for f in fields.values() if not f.kw_only))
     abc.update_abstractmethods(cls)
     return cls
+
+
+def _signature_text(fields: list[Any]) -> str:
+    """``str(inspect.signature(cls))`` less its `` -> None``, the doc ``dataclasses`` gives a class
+    without one, written out (``inspect.signature`` was a third of building a class): each field's
+    annotation is a string here, which ``inspect`` shows as its repr."""
+
+    def one(f: Any) -> str:
+        if f.default is not MISSING:
+            return f"{f.name}: {f.type!r} = {f.default!r}"
+        if f.default_factory is not MISSING:
+            return f"{f.name}: {f.type!r} = {_HAS_DEFAULT_FACTORY!r}"
+        return f"{f.name}: {f.type!r}"
+
+    keyword = [one(f) for f in fields if f.kw_only]
+    return "(" + ", ".join([one(f) for f in fields if not f.kw_only] + (["*", *keyword] if keyword else [])) + ")"
 
 
 def _set(cls: Any, name: str, value: Any) -> None:

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .frozen import frozen
-from . import atomic
 from .errors import LedgerError, Problem
 from .loader import MEASUREMENTS_DIR
 from .yamlio import Document, load
@@ -347,6 +346,8 @@ def write(measurement: Measurement, root: Path, *, replace: bool = False) -> Pat
 
     Returns the path. Raises MeasurementError when a different file is already there.
     """
+    from . import atomic  # only probe writes: verify and check-draft read measurements without it
+
     folder = (Path(root) / MEASUREMENTS_DIR).resolve()
     path = Path(root) / MEASUREMENTS_DIR / measurement.filename
     if not path.resolve().is_relative_to(folder):

@@ -206,7 +206,13 @@ def _build(loader, node, count: list, seen: set):
         if key_node.value in keys:
             raise YamlError(f"key {key_node.value!r} appears twice", key_node.start_mark.line + 1)
         keys.add(key_node.value)
-        key = _build(loader, key_node, count, seen)
+        if key_node.tag == _STR:  # most keys: _build's first lines, inline
+            if id(key_node) in seen:
+                raise _Unusual
+            seen.add(id(key_node))
+            key = key_node.value
+        else:
+            key = _build(loader, key_node, count, seen)
         if type(value_node) is yaml.ScalarNode and value_node.tag == _STR:  # most values: _build's first lines
             if id(value_node) in seen:
                 raise _Unusual
