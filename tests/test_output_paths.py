@@ -13,12 +13,15 @@ only what it wrote.
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from workings.errors import LedgerError
 from workings.render.staging import MARKER
 
 # literal inputs only: an estimate, the label that may rest on a stated assumption alone
@@ -186,6 +189,48 @@ def test_an_unchanged_rendered_site_is_replaced(root, tmp_path):
     assert done.returncode == 0, done.stderr
     assert (out / "claims" / "t--two.html").is_file() and (out / MARKER).read_text() != first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ledger", "site"]
+
+
+@pytest.mark.parametrize("when", ["before the swap", "as the old site is removed"])
+def test_a_file_edited_while_the_site_renders_is_kept_even_with_its_size_and_time_put_back(root, tmp_path, when,
+                                                                                          monkeypatch):
+    """The later looks at the old site trust an unchanged ``lstat`` and hash nothing else: an edit that
+    keeps the size and sets the modification time back still moves the change time, so it is caught.
+    ``RACY_NS`` is set to 0 so that files written a moment ago count as still (else all are hashed)."""
+    from workings.render import staging
+
+    out = tmp_path / "site"
+    assert _render(root, out).returncode == 0
+    page = out / "index.html"
+    original = page.read_bytes()
+    time.sleep(0.05)  # the site's change times fall before the first look
+    monkeypatch.setattr(staging, "RACY_NS", 0)
+
+    def edit(path: Path) -> None:
+        info = path.stat()
+        path.write_bytes(b"X" * len(original))  # the same size
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # the same modification time
+        assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
+
+    site = staging.Staging(out)
+    with site:
+        assert site.looked.still.get("index.html")  # what the first look saw, still
+        site.write("index.html", b"the new site")
+        time.sleep(0.05)
+        if when == "before the swap":
+            edit(page)
+            with pytest.raises(LedgerError, match="index.html was changed since render wrote it"):
+                site.commit()
+            assert page.read_bytes() == b"X" * len(original)  # the old site is in place, edit and all
+        else:
+            listed = staging.check_target(out, site.looked)  # the look just before the swap, then the edit
+            old = out.with_suffix(".old")
+            os.rename(out, old)
+            edit(old / "index.html")
+            with pytest.raises(LedgerError, match="were kept in"):
+                staging._remove_site(old, listed)
+            assert (old / "index.html").read_bytes() == b"X" * len(original)
+            assert not (old / "ledger.json").exists()  # the rest of the old site went
 
 
 @pytest.mark.parametrize("link", ["ledger/sources", "ledger/snapshots"])
