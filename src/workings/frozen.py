@@ -44,7 +44,9 @@ def frozen(cls: type | None = None, /, *, kw_only: bool = False, eq: bool = True
 @functools.cache
 def _template(kw_only: bool, eq: bool) -> tuple[Any, Any]:
     """``dataclasses``' own parameters object and field kind for these options, taken from a
-    one-field class it builds (once per combination), so that no private name is used."""
+    one-field class it builds (once per combination), so that none of ``dataclasses``' private
+    constants (``_FIELD``, ``_DataclassParams``) is named here; a ``Field``'s own ``_field_type`` slot
+    is read here and set in ``_build``, as ``dataclasses`` itself sets it."""
     options = {"frozen": True, "kw_only": kw_only, "eq": eq}
     template: Any = dataclasses.dataclass(**options)(type("Template", (), {"__annotations__": {"x": "int"}, "x": 0}))
     return template.__dataclass_params__, template.__dataclass_fields__["x"]._field_type
