@@ -121,6 +121,8 @@ def test_a_word_a_name_or_a_rounding_that_is_not_the_figure_is_an_error(tmp_ledg
     ("It costs 196,608 bytes per layer.", "196,608 B/token", "prints 196,608 bytes per layer"),
     ("It holds 196,608 bytes of cache per layer.", "196,608 B/token", "prints 196,608 bytes of cache per layer"),
     ("It moves 196,608 bytes per second.", "196,608 B/token", "prints 196,608 bytes per second"),
+    ("It costs 196,608 bytes per\u00a0layer.", "196,608 B/token", "prints 196,608 bytes per\u00a0layer"),
+    ("It costs 196,608 bytes\nper layer.", "196,608 B/token", "prints 196,608 bytes per layer"),
     ("It costs 196,608 bytes per million tokens.", "196,608 B/token", "prints 196,608 bytes per million tokens"),
     # a figure with no unit is a pure number: the sentence's unit is not its
     ("It needs 128 GB.", "128", "prints 128 GB"),
