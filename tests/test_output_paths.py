@@ -382,3 +382,18 @@ def test_the_streamed_json_report_is_the_joined_one(tmp_path):
     assert all(line.endswith("\n") and line.count("\n") == 1 for line in lines)  # one record a line
     assert json.loads("".join(lines)) == json.loads(json.dumps(report.to_dict()))
     assert json.loads("".join(lines))["sources"] == []
+
+
+def test_a_file_is_hashed_whole_through_its_descriptor_and_never_through_a_link(tmp_path):
+    """``staging._sha256`` reads into one reused buffer: a file longer than it, and a short one after
+    it, hash as their bytes do; a symbolic link (to a file the listed hash would match) hashes as nothing."""
+    from workings.render import staging
+
+    long, short = tmp_path / "long.bin", tmp_path / "short.txt"
+    long.write_bytes(bytes(range(256)) * 3000)  # 768,000 bytes: three reads and part of a fourth
+    short.write_bytes(b"short")
+    assert staging._sha256(long) == hashlib.sha256(long.read_bytes()).hexdigest()
+    assert staging._sha256(str(short)) == hashlib.sha256(b"short").hexdigest()
+    (tmp_path / "link.txt").symlink_to(short)
+    assert staging._sha256(tmp_path / "link.txt") == ""
+    assert staging._sha256(tmp_path / "missing.txt") == ""

@@ -60,6 +60,8 @@ _INERT = {"txt", "json", "csv", "md", "yaml", "yml", "pdf", "png", "jpg", "jpeg"
 # followed through a symbolic link; its mode is the umask's, as open() gives.
 _WRITE = (os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
           | getattr(os, "O_BINARY", 0))  # Windows: bytes as given, no newline translation
+_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_BUFFER = memoryview(bytearray(1 << 18))  # what _sha256 reads into (render runs in one thread)
 
 
 RACY_NS = 2_000_000_000  # a file changed this close before a look is hashed at every later look
@@ -161,11 +163,31 @@ def _unvouched(folder: Path, listed: dict[str, str], known: dict[str, _Key],
 
 
 def _sha256(path: str | Path) -> str:
+    """The file's sha256 (hex), read through its descriptor into one reused buffer (no file object,
+    no buffer made per file: the first look reads every file of the old site); never through a
+    symbolic link: a file that is one now, or cannot be read, gives "" (no listed hash)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
+    try:
+        fd = os.open(path, _READ)
+    except OSError:
+        return ""
+    try:
+        for block in _blocks(fd):
             digest.update(block)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
     return digest.hexdigest()
+
+
+def _blocks(fd: int) -> Iterator[bytes | memoryview]:
+    if hasattr(os, "readv"):
+        while count := os.readv(fd, (_BUFFER,)):
+            yield _BUFFER[:count]
+    else:  # Windows
+        while block := os.read(fd, 1 << 18):
+            yield block
 
 
 class Staging:
