@@ -325,6 +325,7 @@ class Staging:
             return False
         self.linked.add(relative)
         self.looked.still[relative] = _key(after)
+        del self.looked.seen[relative]  # vouched for now: one key held, not two
         return True
 
     def commit(self) -> None:
