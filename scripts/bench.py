@@ -20,7 +20,8 @@ resident memory of that process (``os.wait4``'s rusage of the child); CPU is use
                and the claims built on it are recomputed: the note gives verify's own count, and the
                time of the first run, which evaluates everything and writes the cache)
   render       ``workings render`` of the whole site into a new folder (the note gives a render over
-               the site a previous run wrote, which hashes every file of it before swapping)
+               the site a previous run wrote, which links each unchanged page of it into the new
+               site and vouches for every other file before swapping)
   show         ``workings show`` of ONE claim (the last of a chain)
   check-draft  ``workings check-draft`` of claims/kv-bytes-per-token/article.md
 
@@ -161,7 +162,7 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
                                              f"{_cell(filling[0], filling[1], filling[3])}")
         if "render" in only:
             # each run into a new folder (a first render); then once more over a site render wrote,
-            # which checks every file of it before swapping the new one in
+            # which links its unchanged pages and vouches for every file of it before swapping the new one in
             made = [run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site{i}")) for i in range(runs)]
             again = run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site0"))
             rows["render"] = _row(min(made, key=lambda r: r[0]),
