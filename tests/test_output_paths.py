@@ -233,6 +233,100 @@ def test_a_file_edited_while_the_site_renders_is_kept_even_with_its_size_and_tim
             assert not (old / "ledger.json").exists()  # the rest of the old site went
 
 
+def _render_here(root: Path, out: Path) -> None:
+    from workings import verify
+    from workings.render import render_site
+
+    render_site(verify(root), root, out)
+
+
+def _files(site: Path) -> dict[str, os.stat_result]:
+    return {path.relative_to(site).as_posix(): path.lstat() for path in sorted(site.rglob("*")) if path.is_file()}
+
+
+def test_a_rerender_links_each_unchanged_page_and_writes_each_changed_one(root, tmp_path, monkeypatch):
+    """Over a site it wrote, render links in each old file whose bytes it would write again (the
+    same file, and modification time, in the new site) and writes the others; the site is the bytes a
+    render into a new folder writes, and the old one is gone."""
+    from workings.render import staging
+
+    monkeypatch.setattr(staging, "RACY_NS", 0)  # files written a moment ago count as settled
+    out = tmp_path / "site"
+    _render_here(root, out)
+    before = _files(out)
+    time.sleep(0.05)
+    (root / "claims" / "t" / "two.yaml").write_text(OK)  # a new claim: the index and ledger.json change
+    hashed = []
+    sha256 = staging._sha256
+    monkeypatch.setattr(staging, "_sha256", lambda path: hashed.append(os.fspath(path)) or sha256(path))
+    _render_here(root, out)
+    after = _files(out)
+    assert sorted(hashed) == sorted(f"{out}/{name}" for name in before if name != MARKER)  # each once: the first look
+    _render_here(root, tmp_path / "fresh")
+    fresh = _files(tmp_path / "fresh")
+    assert sorted(after) == sorted(fresh) and "claims/t--two.html" in after
+    assert all((out / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes() for name in after)
+    kept = {name for name in before if name != MARKER and after[name].st_ino == before[name].st_ino}
+    assert "claims/t--ok.html" in kept and "static/style.css" in kept
+    assert "index.html" not in kept and "ledger.json" not in kept
+    assert all(after[name].st_nlink == 1 and after[name].st_mtime_ns == before[name].st_mtime_ns for name in kept)
+    assert all(after[name].st_ino != fresh[name].st_ino for name in after)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "ledger", "site"]
+
+
+def test_a_page_held_by_another_name_or_with_another_mode_is_written_not_linked(root, tmp_path, monkeypatch):
+    """A file of the old site that a user linked elsewhere (their copy must not become the new site's
+    page) or gave another mode is not linked: the new site gets a new file, with the mode a written
+    page has, and the user's copy keeps the old file."""
+    from workings.render import staging
+
+    monkeypatch.setattr(staging, "RACY_NS", 0)
+    out = tmp_path / "site"
+    _render_here(root, out)
+    mine = tmp_path / "mine.html"
+    os.link(out / "claims" / "t--ok.html", mine)
+    (out / "static" / "style.css").chmod(0o600)
+    before = _files(out)
+    time.sleep(0.05)
+    _render_here(root, out)
+    after = _files(out)
+    assert after["claims/t--ok.html"].st_ino != before["claims/t--ok.html"].st_ino
+    assert mine.lstat().st_ino == before["claims/t--ok.html"].st_ino and mine.lstat().st_nlink == 1
+    assert mine.read_bytes() == (out / "claims" / "t--ok.html").read_bytes()
+    assert after["static/style.css"].st_ino != before["static/style.css"].st_ino
+    assert after["static/style.css"].st_mode & 0o777 == after["index.html"].st_mode & 0o777 != 0o600
+    assert after["static/filter.js"].st_ino == before["static/filter.js"].st_ino  # the rest linked
+
+
+def test_a_linked_page_written_again_or_edited_never_changes_the_old_site_unseen(root, tmp_path, monkeypatch):
+    """A linked page written again gets a file of its own (the old site's file is never written
+    through); an edit to a linked file before the swap (size and modification time put back) stops
+    the swap, and the edit is kept in the old site, which stays in place."""
+    from workings.render import staging
+
+    monkeypatch.setattr(staging, "RACY_NS", 0)
+    out = tmp_path / "site"
+    _render_here(root, out)
+    index, page = (out / "index.html").read_bytes(), (out / "claims" / "t--ok.html").read_bytes()
+    time.sleep(0.05)
+    with staging.Staging(out) as site:
+        site.write("index.html", index)
+        assert site.linked == {"index.html"}
+        site.write("index.html", b"written again")
+        assert not site.linked and (out / "index.html").read_bytes() == index
+        assert (site.path / "index.html").read_bytes() == b"written again"
+        site.write("claims/t--ok.html", page)
+        assert site.linked == {"claims/t--ok.html"}
+        linked = out / "claims" / "t--ok.html"
+        info = linked.stat()
+        linked.write_bytes(b"X" * len(page))
+        os.utime(linked, ns=(info.st_atime_ns, info.st_mtime_ns))
+        with pytest.raises(LedgerError, match="claims/t--ok.html was changed since render wrote it"):
+            site.commit()
+    assert linked.read_bytes() == b"X" * len(page) and (out / "index.html").read_bytes() == index
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ledger", "site"]
+
+
 @pytest.mark.parametrize("link", ["ledger/sources", "ledger/snapshots"])
 def test_source_add_writes_nothing_through_a_linked_ledger_folder(root, tmp_path, elsewhere, link):
     (root / "ledger" / "sources").mkdir(parents=True)
@@ -288,3 +382,18 @@ def test_the_streamed_json_report_is_the_joined_one(tmp_path):
     assert all(line.endswith("\n") and line.count("\n") == 1 for line in lines)  # one record a line
     assert json.loads("".join(lines)) == json.loads(json.dumps(report.to_dict()))
     assert json.loads("".join(lines))["sources"] == []
+
+
+def test_a_file_is_hashed_whole_through_its_descriptor_and_never_through_a_link(tmp_path):
+    """``staging._sha256`` reads into one reused buffer: a file longer than it, and a short one after
+    it, hash as their bytes do; a symbolic link (to a file the listed hash would match) hashes as nothing."""
+    from workings.render import staging
+
+    long, short = tmp_path / "long.bin", tmp_path / "short.txt"
+    long.write_bytes(bytes(range(256)) * 3000)  # 768,000 bytes: three reads and part of a fourth
+    short.write_bytes(b"short")
+    assert staging._sha256(long) == hashlib.sha256(long.read_bytes()).hexdigest()
+    assert staging._sha256(str(short)) == hashlib.sha256(b"short").hexdigest()
+    (tmp_path / "link.txt").symlink_to(short)
+    assert staging._sha256(tmp_path / "link.txt") == ""
+    assert staging._sha256(tmp_path / "missing.txt") == ""

@@ -18,6 +18,14 @@ that had changed in the ``RACY_NS`` before that look began: writing a file alway
 which no user-space call can set back, so an unchanged ``lstat`` of a file that was already still is
 unchanged bytes (the rule git and the snapshots use). At 10,000 pages that saves two of the three
 rounds of hashing.
+
+A page whose bytes are the ones the old site holds under its name (as the first look hashed them,
+and still that file) is hard-linked into the new site rather than written again (``Staging._link``):
+the same bytes, the same file. Re-rendering an unchanged ledger then makes no new file but the
+changed ones and frees none when the old site goes (at 10,000 pages, most of the system's time), and
+an unchanged page keeps its modification time. The old site's file is never written through: a
+page written twice drops the linked name first. A file another name also holds (a user's hard link)
+or whose mode or owner is not a written page's is written, never linked.
 """
 
 from __future__ import annotations
@@ -52,6 +60,8 @@ _INERT = {"txt", "json", "csv", "md", "yaml", "yml", "pdf", "png", "jpg", "jpeg"
 # followed through a symbolic link; its mode is the umask's, as open() gives.
 _WRITE = (os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
           | getattr(os, "O_BINARY", 0))  # Windows: bytes as given, no newline translation
+_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_BUFFER = memoryview(bytearray(1 << 18))  # what _sha256 reads into (render runs in one thread)
 
 
 RACY_NS = 2_000_000_000  # a file changed this close before a look is hashed at every later look
@@ -123,8 +133,8 @@ def _listed(out: Path) -> dict[str, str]:
 def _unvouched(folder: Path, listed: dict[str, str], known: dict[str, _Key],
                still: dict[str, _Key]) -> Iterator[tuple[str, str]]:
     """Each entry under ``folder`` that ``listed`` does not vouch for: (relative path, why). A file
-    whose ``lstat`` key is the one ``known`` holds is not hashed again; each vouched file that had been
-    still for ``RACY_NS`` goes into ``still``."""
+    whose ``lstat`` key is the one ``known`` holds is not hashed again, and stays in ``still``; each
+    file hashed and vouched for that had been still for ``RACY_NS`` goes into ``still`` too."""
     settled = time.time_ns() - RACY_NS
     root = os.fspath(folder)
     for top, dirs, names in os.walk(root):
@@ -144,18 +154,40 @@ def _unvouched(folder: Path, listed: dict[str, str], known: dict[str, _Key],
                 yield relative, f"is not listed in {MARKER} as a file render wrote"
             else:
                 key = _key(info)
-                if known.get(relative) != key and _sha256(path) != listed[relative]:
+                if known.get(relative) == key:
+                    still[relative] = key  # trusted before and unchanged since: trusted still
+                elif _sha256(path) != listed[relative]:
                     yield relative, "was changed since render wrote it"
                 elif key[3] < settled:
                     still[relative] = key
 
 
 def _sha256(path: str | Path) -> str:
+    """The file's sha256 (hex), read through its descriptor into one reused buffer (no file object,
+    no buffer made per file: the first look reads every file of the old site); never through a
+    symbolic link: a file that is one now, or cannot be read, gives "" (no listed hash)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
+    try:
+        fd = os.open(path, _READ)
+    except OSError:
+        return ""
+    try:
+        for block in _blocks(fd):
             digest.update(block)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
     return digest.hexdigest()
+
+
+def _blocks(fd: int) -> Iterator[bytes | memoryview]:
+    if hasattr(os, "readv"):
+        while count := os.readv(fd, (_BUFFER,)):
+            yield _BUFFER[:count]
+    else:  # Windows
+        while block := os.read(fd, 1 << 18):
+            yield block
 
 
 class Staging:
@@ -172,32 +204,96 @@ class Staging:
         self.committed = False
         self.written: dict[str, str] = {}
         self.folders: set[str] = {""}  # folders made already (relative): one mkdir per folder, not per page
+        self.linked: set[str] = set()  # files of the old site linked into the new one (same bytes)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        self.mode = 0o666 & ~umask  # what os.open gives a page: a linked file must have it too
+        self.uid = getattr(os, "geteuid", lambda: None)()
+        self.linking = hasattr(os, "link") and bool(self.looked.still)
         return self
 
     def write(self, relative: str, data: bytes) -> None:
         """Write ``data`` as the file ``relative`` (a path with ``/``) of the new site: straight through
         the descriptor (10,000 and more pages: no Path and no buffered file object per page), into a
-        folder only this render has written to, so a file there is never followed through a link."""
-        self.write_parts(relative, (data,))
+        folder only this render has written to, so a file there is never followed through a link.
+
+        Where the site being replaced holds this very file with these very bytes (the hash the first
+        look found, its ``lstat`` unchanged since), that file is linked in instead (``_link``): no file
+        is made for it, and none is freed when the old site is removed."""
+        digest = hashlib.sha256(data).hexdigest()
+        if self.linking and self.looked.get(relative) == digest and relative not in self.written \
+                and self._link(relative):
+            self.written[relative] = digest
+            return
+        self._put(relative, (data,), None)
+        self.written[relative] = digest
 
     def write_parts(self, relative: str, parts: Iterable[bytes | memoryview]) -> None:
         """``write`` of the bytes ``parts`` make, written and hashed part by part as they come (the
-        JSON report: never held whole)."""
+        JSON report: never held whole); always a new file."""
+        digest = hashlib.sha256()
+        self._put(relative, parts, digest)
+        self.written[relative] = digest.hexdigest()
+
+    def _folder(self, relative: str) -> None:
         folder, _, _ = relative.rpartition("/")
         if folder not in self.folders:
             (self.path / folder).mkdir(parents=True, exist_ok=True)
             self.folders.add(folder)
-        digest = hashlib.sha256()
+
+    def _put(self, relative: str, parts: Iterable[bytes | memoryview], digest: hashlib._Hash | None) -> None:
+        self._folder(relative)
+        if relative in self.linked:  # the old site's file, written again: drop the name, never write through it
+            os.unlink(f"{self.path}/{relative}")
+            self.linked.discard(relative)
         fd = os.open(f"{self.path}/{relative}", _WRITE, 0o666)
         try:
             for part in parts:
-                digest.update(part)
+                if digest is not None:
+                    digest.update(part)
                 view = memoryview(part)
                 while view:  # os.write may write less than it is given
                     view = view[os.write(fd, view):]
         finally:
             os.close(fd)
-        self.written[relative] = digest.hexdigest()
+
+    def _link(self, relative: str) -> bool:
+        """Hard-link the old site's ``relative`` into the new site, where it is still the file the first
+        look hashed (the same ``lstat``, settled before that look), no other name holds it, and it has
+        the mode and owner a written page would; say whether it was linked.
+
+        Its bytes are then the ones the marker lists, which are the bytes this render would write: the
+        new site is the same bytes, and each unchanged page keeps its file and modification time.
+        Linking moves the file's change time, so the ``lstat`` after the link is what the later looks
+        trust. An edit racing the link, between the two ``lstat`` calls, lands in the one file both
+        sites then hold: it is kept, in the new site, whose next render finds it changed and stops."""
+        key = self.looked.still.get(relative)
+        if key is None:
+            return False
+        old = f"{self.out}/{relative}"
+        try:
+            info = os.lstat(old)
+        except OSError:
+            return False
+        if (_key(info) != key or info.st_nlink != 1 or stat.S_IMODE(info.st_mode) != self.mode
+                or (self.uid is not None and info.st_uid != self.uid)):
+            return False
+        self._folder(relative)
+        new = f"{self.path}/{relative}"
+        try:
+            os.link(old, new, follow_symlinks=False)
+        except FileExistsError:
+            return False  # then written as any page is, which refuses what is there (a planted link, say)
+        except OSError:  # a file system without hard links: every later page is written
+            self.linking = False
+            return False
+        after = os.lstat(new)
+        if not stat.S_ISREG(after.st_mode) or (after.st_ino, after.st_size, after.st_mtime_ns) != key[:3]:
+            os.unlink(new)  # not the file looked at (replaced meanwhile): write the page instead
+            return False
+        self.linked.add(relative)
+        self.looked.still[relative] = _key(after)
+        return True
 
     def commit(self) -> None:
         marker = MARKER_HEAD + "".join(f"{digest}  {name}\n" for name, digest in sorted(self.written.items()))
