@@ -133,3 +133,16 @@ def test_a_line_relinked_is_the_line_formatting_it_again_gives(ledger_root, user
         assert again == piece(replace(claim, used_by=tuple(users)))
         # what else it rests on changed: never patched
         assert cacheshares.relinked(piece(claim), before, (tuple(users), (*claim.sources, "other"), claim.grade)) is None
+
+
+def test_a_pack_an_earlier_workings_wrote_is_rebuilt_without_a_word(ledger_root, tmp_path):
+    store = cachestore.Store.for_root(ledger_root, tmp_path / "cache")
+    _, stats = cache.verify(ledger_root, store)
+    data = store.path.read_bytes()
+    assert data.startswith(cachestore.MAGIC) and cachestore.MAGIC != b"workings-cache 2\n"
+    store.path.write_bytes(b"workings-cache 2\n" + data[len(cachestore.MAGIC):])
+    store = cachestore.Store.for_root(ledger_root, tmp_path / "cache")
+    _, again = cache.verify(ledger_root, store)
+    assert again.recomputed == again.total == stats.total and store.notes == []
+    _, then = cache.verify(ledger_root, cachestore.Store.for_root(ledger_root, tmp_path / "cache"))
+    assert then.recomputed == 0

@@ -242,7 +242,8 @@ class Store:
         return self._key
 
     def read(self) -> Any:
-        """The pack's content, or None (a note says why, unless there was simply no pack yet)."""
+        """The pack's content, or None (a note says why, unless there was simply no pack yet, or one in
+        an earlier format, which a newer workings rebuilds as it does a pack of other code)."""
         key = self.key()
         if key is None:
             return None
@@ -254,6 +255,8 @@ class Store:
             self.notes.append(f"cache {self.path} could not be read ({exc.strerror}); starting cold")
             return None
         self._shards.clear()
+        if data.startswith(b"workings-cache ") and not data.startswith(MAGIC):
+            return None  # written by an earlier workings: never read, rebuilt
         segments = _open(key, data)
         if segments is None:
             self.notes.append(f"cache {self.path} is not one this user wrote (corrupt, truncated or tampered); "
