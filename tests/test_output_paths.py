@@ -214,7 +214,7 @@ def test_a_file_edited_while_the_site_renders_is_kept_even_with_its_size_and_tim
 
     site = staging.Staging(out)
     with site:
-        assert site.looked.still.get("index.html")  # what the first look saw, still
+        assert site.looked.seen.get("index.html")  # what the first look saw, still
         site.write("index.html", b"the new site")
         time.sleep(0.05)
         if when == "before the swap":
@@ -261,7 +261,8 @@ def test_a_rerender_links_each_unchanged_page_and_writes_each_changed_one(root, 
     monkeypatch.setattr(staging, "_sha256", lambda path: hashed.append(os.fspath(path)) or sha256(path))
     _render_here(root, out)
     after = _files(out)
-    assert sorted(hashed) == sorted(f"{out}/{name}" for name in before if name != MARKER)  # each once: the first look
+    assert sorted(hashed) == sorted(f"{out}/{name}" for name in before  # each file not linked, once
+                                    if name != MARKER and after[name].st_ino != before[name].st_ino)
     _render_here(root, tmp_path / "fresh")
     fresh = _files(tmp_path / "fresh")
     assert sorted(after) == sorted(fresh) and "claims/t--two.html" in after
@@ -272,6 +273,28 @@ def test_a_rerender_links_each_unchanged_page_and_writes_each_changed_one(root, 
     assert all(after[name].st_nlink == 1 and after[name].st_mtime_ns == before[name].st_mtime_ns for name in kept)
     assert all(after[name].st_ino != fresh[name].st_ino for name in after)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "ledger", "site"]
+
+
+def test_a_page_edited_before_the_render_is_not_linked_and_stops_the_swap(root, tmp_path, monkeypatch):
+    """The first look reads no file: a page edited by hand well before the render (settled, so the
+    first look's ``lstat`` is the file's) is not the bytes the marker lists, nor the new page's, so
+    it is not linked (its bytes are compared, not its hash taken on trust); the look before the swap
+    hashes it, finds it changed and stops, and the edit stays where it was, the old site whole."""
+    from workings.render import staging
+
+    monkeypatch.setattr(staging, "RACY_NS", 0)
+    out = tmp_path / "site"
+    _render_here(root, out)
+    page = out / "claims" / "t--ok.html"
+    page.write_bytes(page.read_bytes().replace(b"</article>", b"<p>my note</p></article>"))
+    edited = page.read_bytes()
+    before = _files(out)
+    time.sleep(0.05)
+    with pytest.raises(LedgerError, match="claims/t--ok.html was changed since render wrote it"):
+        _render_here(root, out)
+    assert page.read_bytes() == edited and page.lstat().st_ino == before["claims/t--ok.html"].st_ino
+    assert sorted(_files(out)) == sorted(before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ledger", "site"]
 
 
 def test_a_page_held_by_another_name_or_with_another_mode_is_written_not_linked(root, tmp_path, monkeypatch):
@@ -397,3 +420,20 @@ def test_a_file_is_hashed_whole_through_its_descriptor_and_never_through_a_link(
     (tmp_path / "link.txt").symlink_to(short)
     assert staging._sha256(tmp_path / "link.txt") == ""
     assert staging._sha256(tmp_path / "missing.txt") == ""
+
+
+def test_a_file_holds_a_pages_bytes_only_when_it_is_exactly_them(tmp_path):
+    """``staging._holds``: the same bytes, not a prefix of them nor more, never read through a link."""
+    from workings.render import staging
+
+    page = tmp_path / "page.html"
+    data = b"<p>a page</p>\n" * 5000
+    page.write_bytes(data)
+    assert staging._holds(str(page), data)
+    assert not staging._holds(str(page), data[:-1]) and not staging._holds(str(page), data + b"\n")
+    assert not staging._holds(str(page), data[:-2] + b"X\n")
+    (tmp_path / "link.html").symlink_to(page)
+    assert not staging._holds(str(tmp_path / "link.html"), data)
+    assert not staging._holds(str(tmp_path / "missing.html"), data)
+    assert staging._holds(str(tmp_path / "empty"), b"") is False and (tmp_path / "empty").write_bytes(b"") == 0
+    assert staging._holds(str(tmp_path / "empty"), b"")

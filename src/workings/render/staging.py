@@ -11,21 +11,24 @@ without the list (an older workings, or one planted by hand) stops the render be
 naming that file. So a marker a pull request plants can vouch only for bytes it already knows, and a
 file a person put in the folder, or edited there, is never removed.
 
-The folder is looked at three times: before rendering (every file hashed), again just before the swap
-(it may have changed meanwhile) and file by file as the old site is removed. The later two hash only a
-file whose ``lstat`` (inode, size, modification and change times) differs from the first look's, or
-that had changed in the ``RACY_NS`` before that look began: writing a file always moves its change time,
-which no user-space call can set back, so an unchanged ``lstat`` of a file that was already still is
-unchanged bytes (the rule git and the snapshots use). At 10,000 pages that saves two of the three
-rounds of hashing.
+The folder is looked at three times: before rendering, again just before the swap (it may have
+changed meanwhile) and file by file as the old site is removed. The first look reads the marker and
+the names: a file the marker does not list, a link or anything not a plain file stops the render
+there. Each old file's bytes are then vouched for once: compared byte for byte with the page that
+replaces it (below), or else hashed at the look before the swap. A file vouched for is trusted at a
+later look while its ``lstat`` (inode, size, modification and change times) is the one it had when
+vouched for and had not changed in the ``RACY_NS`` before that look began: writing a file always
+moves its change time, which no user-space call can set back, so an unchanged ``lstat`` of a file
+that was already still is unchanged bytes (the rule git and the snapshots use).
 
-A page whose bytes are the ones the old site holds under its name (as the first look hashed them,
-and still that file) is hard-linked into the new site rather than written again (``Staging._link``):
-the same bytes, the same file. Re-rendering an unchanged ledger then makes no new file but the
-changed ones and frees none when the old site goes (at 10,000 pages, most of the system's time), and
-an unchanged page keeps its modification time. The old site's file is never written through: a
-page written twice drops the linked name first. A file another name also holds (a user's hard link)
-or whose mode or owner is not a written page's is written, never linked.
+A page whose bytes are the ones the old site holds under its name is hard-linked into the new site
+rather than written again (``Staging._link``), after the old file is read and found to be those very
+bytes: the same bytes, the same file. Re-rendering an unchanged ledger then makes no new file but the
+changed ones, frees none when the old site goes (at 10,000 pages, most of the system's time), and
+hashes none of the unchanged ones (a comparison costs a fraction of a sha256); an unchanged page keeps
+its modification time. The old site's file is never written through: a page written twice drops the
+linked name first. A file another name also holds (a user's hard link) or whose mode or owner is not
+a written page's is written, never linked.
 """
 
 from __future__ import annotations
@@ -70,23 +73,29 @@ _Key = tuple[int, int, int, int]
 
 class Looked(dict[str, str]):
     """The files the marker lists (path -> sha256), with what the look saw of each: ``still`` maps a
-    path to its ``lstat`` key where the file had not changed for ``RACY_NS`` before the look began."""
+    path to its ``lstat`` key where the file was vouched for (its bytes hashed as listed, or found to
+    be a page's bytes and linked) and had not changed for ``RACY_NS`` before the look began; ``seen``
+    (the first look, which reads no file) each listed file's key where it had not changed for
+    ``RACY_NS`` before that look: not vouched for, only the file a link may take."""
 
     still: dict[str, _Key]
+    seen: dict[str, _Key]
 
 
 def _key(info: os.stat_result) -> _Key:
     return info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
-def check_target(out: Path, before: Looked | None = None) -> Looked:
+def check_target(out: Path, before: Looked | None = None, *, first: bool = False) -> Looked:
     """Refuse a target that is not a new or empty folder, or an unchanged site render wrote; return
     the files the marker lists (path -> sha256), which are all the folder holds besides it. ``before``:
-    an earlier look, whose files still as they were then are not hashed again."""
+    an earlier look, whose files still as they were then are not hashed again. ``first``: the look
+    before rendering, which checks the names and reads no file (``Looked.seen``): a changed file is
+    then found by the look before the swap, still before anything moves."""
     if out.is_symlink():
         raise LedgerError(f"refusing to render into {out}: it is a symbolic link")
     looked = Looked()
-    looked.still = {}
+    looked.still, looked.seen = {}, {}
     if not out.exists():
         return looked
     if not out.is_dir():
@@ -94,7 +103,8 @@ def check_target(out: Path, before: Looked | None = None) -> Looked:
     if not any(out.iterdir()):
         return looked
     looked.update(_listed(out))
-    for relative, problem in _unvouched(out, looked, before.still if before is not None else {}, looked.still):
+    for relative, problem in _unvouched(out, looked, before.still if before is not None else {}, looked.still,
+                                        looked.seen if first else None):
         raise LedgerError(f"refusing to replace {out}: {relative} {problem}, so it may be someone's file; "
                           "nothing was removed: move it out, or choose a new or empty folder with --out")
     return looked
@@ -131,10 +141,11 @@ def _listed(out: Path) -> dict[str, str]:
 
 
 def _unvouched(folder: Path, listed: dict[str, str], known: dict[str, _Key],
-               still: dict[str, _Key]) -> Iterator[tuple[str, str]]:
+               still: dict[str, _Key], seen: dict[str, _Key] | None = None) -> Iterator[tuple[str, str]]:
     """Each entry under ``folder`` that ``listed`` does not vouch for: (relative path, why). A file
     whose ``lstat`` key is the one ``known`` holds is not hashed again, and stays in ``still``; each
-    file hashed and vouched for that had been still for ``RACY_NS`` goes into ``still`` too."""
+    file hashed and vouched for that had been still for ``RACY_NS`` goes into ``still`` too. With
+    ``seen``, no file is hashed: each listed one still for ``RACY_NS`` goes into ``seen``."""
     settled = time.time_ns() - RACY_NS
     root = os.fspath(folder)
     for top, dirs, names in os.walk(root):
@@ -154,7 +165,10 @@ def _unvouched(folder: Path, listed: dict[str, str], known: dict[str, _Key],
                 yield relative, f"is not listed in {MARKER} as a file render wrote"
             else:
                 key = _key(info)
-                if known.get(relative) == key:
+                if seen is not None:
+                    if key[3] < settled:
+                        seen[relative] = key
+                elif known.get(relative) == key:
                     still[relative] = key  # trusted before and unchanged since: trusted still
                 elif _sha256(path) != listed[relative]:
                     yield relative, "was changed since render wrote it"
@@ -164,7 +178,7 @@ def _unvouched(folder: Path, listed: dict[str, str], known: dict[str, _Key],
 
 def _sha256(path: str | Path) -> str:
     """The file's sha256 (hex), read through its descriptor into one reused buffer (no file object,
-    no buffer made per file: the first look reads every file of the old site); never through a
+    no buffer made per file: a look may read every file of the old site); never through a
     symbolic link: a file that is one now, or cannot be read, gives "" (no listed hash)."""
     digest = hashlib.sha256()
     try:
@@ -179,6 +193,24 @@ def _sha256(path: str | Path) -> str:
     finally:
         os.close(fd)
     return digest.hexdigest()
+
+
+def _holds(path: str, data: bytes) -> bool:
+    """Whether the file ``path`` holds exactly ``data`` (read through its descriptor, never through a
+    link; no more than one byte past ``data`` is read)."""
+    try:
+        fd = os.open(path, _READ)
+    except OSError:
+        return False
+    try:
+        held = os.read(fd, len(data) + 1)
+        while len(held) <= len(data) and (more := os.read(fd, len(data) + 1 - len(held))):
+            held += more
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return held == data
 
 
 def _blocks(fd: int) -> Iterator[bytes | memoryview]:
@@ -197,7 +229,7 @@ class Staging:
         self.out = out
 
     def __enter__(self) -> Staging:
-        self.looked = check_target(self.out)
+        self.looked = check_target(self.out, first=True)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self.path = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", suffix=".new", dir=self.out.parent))
         os.chmod(self.path, 0o755)  # mkdtemp makes it private; a site is for reading
@@ -209,7 +241,7 @@ class Staging:
         os.umask(umask)
         self.mode = 0o666 & ~umask  # what os.open gives a page: a linked file must have it too
         self.uid = getattr(os, "geteuid", lambda: None)()
-        self.linking = hasattr(os, "link") and bool(self.looked.still)
+        self.linking = hasattr(os, "link") and bool(self.looked.seen)
         return self
 
     def write(self, relative: str, data: bytes) -> None:
@@ -222,7 +254,7 @@ class Staging:
         is made for it, and none is freed when the old site is removed."""
         digest = hashlib.sha256(data).hexdigest()
         if self.linking and self.looked.get(relative) == digest and relative not in self.written \
-                and self._link(relative):
+                and self._link(relative, data):
             self.written[relative] = digest
             return
         self._put(relative, (data,), None)
@@ -257,17 +289,17 @@ class Staging:
         finally:
             os.close(fd)
 
-    def _link(self, relative: str) -> bool:
-        """Hard-link the old site's ``relative`` into the new site, where it is still the file the first
-        look hashed (the same ``lstat``, settled before that look), no other name holds it, and it has
-        the mode and owner a written page would; say whether it was linked.
+    def _link(self, relative: str, data: bytes) -> bool:
+        """Hard-link the old site's ``relative`` into the new site, where it holds exactly ``data`` (read
+        and compared), is the file the first look saw (the same ``lstat``, settled before that look),
+        no other name holds it, and it has the mode and owner a written page would; say whether it
+        was linked.
 
-        Its bytes are then the ones the marker lists, which are the bytes this render would write: the
-        new site is the same bytes, and each unchanged page keeps its file and modification time.
-        Linking moves the file's change time, so the ``lstat`` after the link is what the later looks
-        trust. An edit racing the link, between the two ``lstat`` calls, lands in the one file both
-        sites then hold: it is kept, in the new site, whose next render finds it changed and stops."""
-        key = self.looked.still.get(relative)
+        The new site is then the same bytes, and each unchanged page keeps its file and modification
+        time. Linking moves the file's change time, so the ``lstat`` after the link is what the later
+        looks trust. An edit racing the link, after the comparison, lands in the one file both sites
+        then hold: it is kept, in the new site, whose next render finds it changed and stops."""
+        key = self.looked.seen.get(relative)
         if key is None:
             return False
         old = f"{self.out}/{relative}"
@@ -276,7 +308,7 @@ class Staging:
         except OSError:
             return False
         if (_key(info) != key or info.st_nlink != 1 or stat.S_IMODE(info.st_mode) != self.mode
-                or (self.uid is not None and info.st_uid != self.uid)):
+                or (self.uid is not None and info.st_uid != self.uid) or not _holds(old, data)):
             return False
         self._folder(relative)
         new = f"{self.path}/{relative}"
@@ -293,6 +325,7 @@ class Staging:
             return False
         self.linked.add(relative)
         self.looked.still[relative] = _key(after)
+        del self.looked.seen[relative]  # vouched for now: one key held, not two
         return True
 
     def commit(self) -> None:
