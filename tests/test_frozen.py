@@ -158,3 +158,32 @@ def test_the_classes_commands_import_are_built_by_it():
     for cls in (report.ClaimResult, report.Report, models.Claim, models.Input, sources.Source, figures.Figure,
                 finder.Figure):
         assert cls.__setattr__.__module__ == frozen_module.__name__, cls
+
+
+def test_classes_of_one_shape_share_compiled_code_yet_keep_their_own_names():
+    """``__init__`` is compiled once per shape with stand-in names: two classes of one shape each get
+    their own field names (in errors and keywords), and fields named like the stand-ins or the
+    text's own names are compiled from their own text, behaving as ``dataclasses`` does."""
+    text = ("from __future__ import annotations\nfrom dataclasses import dataclass, field\n"
+            "from workings.frozen import frozen\n\n"
+            "@{d}\nclass One:\n    alpha: int\n    beta: list = field(default_factory=list)\n\n"
+            "@{d}\nclass Two:\n    gamma: int\n    delta: list = field(default_factory=list)\n\n"
+            "@{d}\nclass Odd:\n    _f1: int\n    _f0: int = 2\n    MISSING: int = 3\n    _dflt__f0: list = field(default_factory=list)\n")
+    seen = {}
+    for decorator in ("frozen", "dataclass(frozen=True)"):
+        module = types.ModuleType(f"shape_example_{abs(hash(decorator))}")
+        sys.modules[module.__name__] = module
+        exec(compile(text.format(d=decorator), module.__name__, "exec"), module.__dict__)  # noqa: S102
+        rows = []
+        for cls in (module.One, module.Two, module.Odd):
+            rows.append(str(inspect.signature(cls)))
+            rows.append(cls.__init__.__code__.co_varnames)
+            rows.append(outcome(lambda cls=cls: repr(cls())).__repr__().replace(module.__name__, "M"))
+            rows.append(outcome(lambda cls=cls: repr(cls(1))).__repr__().replace(module.__name__, "M"))
+            rows.append(outcome(lambda cls=cls: repr(cls(1, 2, 3, 4, 5))).__repr__().replace(module.__name__, "M"))
+            rows.append(outcome(lambda cls=cls: repr(cls(1, alpha=1, gamma=1))).__repr__().replace(module.__name__, "M"))
+        first, second = module.One(1), module.One(1)
+        rows.append(first.beta is not second.beta)
+        seen[decorator] = rows
+    assert seen["frozen"] == seen["dataclass(frozen=True)"]
+    assert frozen_module._init_code.cache_info().hits > 0

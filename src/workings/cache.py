@@ -26,9 +26,15 @@ and a hash is remembered only for a file whose ctime was over 2 seconds old when
 claim reads is read and checked again in full.
 
 What a warm run formats: each claim's share of the outputs (``written.Piece``) is kept beside its
-result under a key of the claim's key and its links; only a claim whose key or links changed is
-linked and formatted again, and a result is unpickled only when a recomputed claim reads it, its
-links changed, or it fails (for the annotations).
+result under a key of the claim's key and its links; only a claim whose key changed is evaluated and
+formatted again, and one whose key is the same but whose links changed (only what uses it can) has
+its JSON line's ``used_by`` written again (``cacheshares.relinked``).
+
+What the pack keeps of a result: what a claim built on it reads (its status, reason, basis, shown
+value and exact value), as plain data (``upstream_form``), and the whole result only for a claim
+the annotations and the step summary show (failing, an erratum, or disagreeing with a measurement),
+unpickled only for those. A run that formats many claims (the first) sets their JSON lines aside in
+a temporary file as they are made (``cachestore.Spill``) and writes the pack and the report from it.
 
 When two records give one claim id (or an invalid record gives a good one's), the warm path steps
 aside and the whole ledger is evaluated cold.
@@ -51,8 +57,8 @@ from pathlib import Path
 from typing import Any
 
 from .frozen import frozen
-from . import __version__
-from .cachestore import Store, dumps, loads
+from . import __version__, units
+from .cachestore import Spill, Store, dumps, loads
 from .cacheshares import own_sources, shares
 from .engine import evaluate_claims, evaluate_ledger
 from .errors import LedgerError
@@ -63,7 +69,8 @@ from .models import Claim
 from .sources import Snapshot
 from .written import Verified
 
-FORMAT = 2  # 2: each claim's share of the outputs (written.Piece) and its links kept beside its result
+FORMAT = 3  # 2: each claim's share of the outputs (written.Piece) and its links kept beside its result;
+# 3: the whole result kept only for a claim the annotations show, and what a claim built on it reads as plain data
 RACY_NS = 2_000_000_000  # a snapshot's hash is remembered only when its ctime is older than this
 
 
@@ -92,7 +99,7 @@ def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]
         root = Path(root)
         check_root(root)
         pack = store.read()
-        warm = _Warm(root, pack if _usable(pack) else None)
+        warm = _Warm(root, pack if _usable(pack) else None, store.path.parent)
         try:
             verified = warm.run()
         except (_Cold, LedgerError) as why:
@@ -179,8 +186,9 @@ class _Record:
 
 
 class _Warm:
-    def __init__(self, root: Path, pack: dict[str, Any] | None):
+    def __init__(self, root: Path, pack: dict[str, Any] | None, folder: Path | None = None):
         self.root = root
+        self.folder = folder  # the cache's folder, where a run's new JSON lines are set aside (``spill``)
         old = pack or {"claims": {}, "sources": {}, "hashes": {}, "files": {}}
         self.old_claims: dict[bytes, tuple[Any, ...]] = old["claims"]
         self.old_sources: dict[bytes, tuple[Any, ...]] = old["sources"]
@@ -195,6 +203,7 @@ class _Warm:
         self.ledger = Ledger(root=root)
         self.snapshots = self.ledger.snapshots = _LazySnapshots()
         self.source_state: dict[str, bytes] = {}
+        self.plain: dict[int, tuple[Any, Any]] = {}  # by id: a value or shown quantity, and its plain form
 
     def run(self) -> Verified:
         self.sources()
@@ -224,7 +233,7 @@ class _Warm:
             self.ledger.claims[record.claim_id] = record.claim
         needed = {used for record in evaluate for used in record.uses}
         # only the results the claims evaluated now read are unpickled; the rest stay bytes
-        done = evaluate_claims(self.ledger, {r.claim_id: self.load(r, True) for r in reused if r.claim_id in needed})
+        done = evaluate_claims(self.ledger, {r.claim_id: self.upstream(r) for r in reused if r.claim_id in needed})
         self.recomputed = [r.claim_id for r in evaluate] + [b.id for b in self.ledger.bad_claims]
         for record in evaluate:
             result = done[record.claim_id][0]
@@ -236,11 +245,15 @@ class _Warm:
                         or self.new_pack["hashes"] != self.old_hashes or self.new_pack["files"] != self.old_files)
         return verified
 
-    def blob(self, claim_id: str, done: dict[str, Any]) -> bytes | None:
-        """A result evaluated this run, pickled for the pack (None: one the pack does not keep)."""
-        result, value = done[claim_id]
-        form = _value_form(value)
-        return None if form is False else dumps((result, form))
+    def spill(self) -> Spill | None:
+        """Where the JSON lines made this run are set aside until the pack and the report are written
+        (None: held in memory)."""
+        return Spill.open(self.folder) if self.folder is not None else None
+
+    def blob(self, result: Any) -> bytes:
+        """A result evaluated this run, pickled whole for the pack: kept only for a claim the
+        annotations and the step summary show (``written.is_notable``)."""
+        return dumps(result)
 
     def sources(self) -> None:
         ledger = self.ledger
@@ -319,7 +332,7 @@ class _Warm:
         now = time.time_ns()
         for rel, info in listing:
             raw: bytes | None = None
-            known = None
+            known = path = None
             if info is not None:
                 identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
                 known = self.old_files.get(rel)
@@ -345,7 +358,7 @@ class _Warm:
                 claim_id, uses, reads = entry[0], entry[1], entry[2]
             else:  # new bytes, or a record that sets its own id: read
                 raw = raw if raw is not None else self.read_again(rel, digest)
-                claim = _load_claim(ledger, self.root / rel, raw)
+                claim = _load_claim(ledger, self.root / rel if path is None else path, raw)
                 if claim is None:
                     continue
                 claim_id = claim.id
@@ -354,7 +367,9 @@ class _Warm:
                                      | {ref.split("#", 1)[0] for ref in claim.cites}))
             if claim_id in records:
                 raise _Cold(f"two records give the claim id {claim_id!r}")
-            records[claim_id] = _Record(digest=digest, rel=rel, raw=raw, claim_id=claim_id, uses=uses, reads=reads,
+            # its bytes are kept only while it may still have to be parsed
+            records[claim_id] = _Record(digest=digest, rel=rel, raw=raw if claim is None else None, claim_id=claim_id,
+                                        uses=uses, reads=reads,
                                         entry=entry, claim=claim, links=entry[5] if entry is not None else ((), ()))
         return records
 
@@ -409,10 +424,19 @@ class _Warm:
                 parts.append(b"claim " + _b(used) + (b" invalid" if used in bad else b" absent"))
         return _digest(*parts)
 
-    def load(self, record: _Record, value_needed: bool) -> tuple[Any, Any]:
+    def load(self, record: _Record) -> Any:
+        """A reused claim's whole result (kept for a claim the annotations show)."""
+        assert record.entry is not None and record.entry[4] is not None
+        return loads(record.entry[4])
+
+    def upstream_form(self, result: Any, value: Any) -> tuple[Any, ...] | None:
+        """``upstream_form``: each value and each shown quantity made plain once (claims share them)."""
+        return upstream_form(result, value, self.plain)
+
+    def upstream(self, record: _Record) -> tuple[Any, Any]:
+        """A reused claim as a claim built on it reads it (``_Upstream``), and its value."""
         assert record.entry is not None
-        result, form = loads(record.entry[4])
-        return result, (_value(form) if value_needed else None)
+        return upstream_of(record.entry[9])
 
 
 def _plain_records(root: Path) -> list[tuple[str, os.stat_result]] | None:
@@ -450,26 +474,79 @@ def _read_snapshot(path: Path, name: str, fmt: str) -> Snapshot:
     return Snapshot.read(name, read_plain_file(path, MAX_SNAPSHOT_BYTES), fmt)
 
 
+@frozen
+class _Upstream:
+    """What a claim reads of a claim it uses (``engine._Evaluation.resolve_new`` and its basis for
+    ``dependence.analyse``), for a reused claim whose whole result the pack does not keep."""
+
+    status: str
+    reason: str
+    basis: str
+    result: Any  # report.Quantity | None
+
+
+def upstream_form(result: Any, value: Any, plain: dict[int, tuple[Any, Any]] | None = None) -> tuple[Any, ...] | None:
+    """``_Upstream`` and the value as plain data (text, whole numbers, tuples; None: a value this
+    cache does not store, so that claim is recomputed on every run). ``plain``: the forms made so
+    far, by the id of what they were made from (kept beside it, so the id stays its own)."""
+    plain = {} if plain is None else plain
+    known = plain.get(id(value))
+    if known is None or known[0] is not value:
+        known = plain[id(value)] = (value, _value_form(value))
+    form = known[1]
+    if form is False:
+        return None
+    shown = result.result
+    quantity = None
+    if shown is not None:
+        made = plain.get(id(shown))
+        if made is None or made[0] is not shown:
+            exact = type(shown.value) is Fraction and type(shown.unit) is str and type(shown.display) is str
+            made = plain[id(shown)] = (shown, (shown.value.numerator, shown.value.denominator, shown.unit,
+                                               shown.display) if exact else False)
+        quantity = made[1]
+        if quantity is False:
+            return None
+    return result.status, result.reason, result.basis, quantity, form
+
+
+def upstream_of(form: tuple[Any, ...]) -> tuple[_Upstream, Any]:
+    from .report import Quantity
+
+    status, reason, basis, quantity, value = form
+    shown = None if quantity is None else Quantity(value=Fraction(quantity[0], quantity[1]), unit=quantity[2],
+                                                   display=quantity[3])
+    return _Upstream(status=status, reason=reason, basis=basis, result=shown), _value(value)
+
+
 def _value_form(value: Any) -> Any:
     """A claim's value as plain data (False: one this cache does not store; that claim is recomputed
-    on every run). A pint quantity: its exact magnitude and its units' powers."""
-    if value is None or type(value) is Fraction:
-        return value
-    from . import units
-
+    on every run): None; ("n", numerator, denominator) for an exact number; a pint quantity with an
+    exact magnitude as ("q", numerator, denominator, its units' powers: (name, a whole number or
+    (numerator, denominator))))."""
+    if value is None:
+        return None
+    if type(value) is Fraction:
+        return ("n", value.numerator, value.denominator)
     if units.is_quantity(value) and type(value._magnitude) is Fraction and value._units._non_int_type is Fraction:
-        items = tuple(value._units.items())
-        if all(isinstance(k, str) and type(p) in (int, Fraction) for k, p in items):
-            return ("quantity", value._magnitude, items)
+        items = []
+        for k, p in value._units.items():
+            if type(k) is not str or type(p) not in (int, Fraction):
+                return False
+            items.append((k, p if type(p) is int else (p.numerator, p.denominator)))
+        return ("q", value._magnitude.numerator, value._magnitude.denominator, tuple(items))
     return False
 
 
 def _value(form: Any) -> Any:
-    if form is None or type(form) is Fraction:
-        return form
+    if form is None:
+        return None
+    if form[0] == "n":
+        return Fraction(form[1], form[2])
     from pint.util import UnitsContainer
 
     from .quick import make
 
-    _, magnitude, items = form
-    return make(magnitude, UnitsContainer(dict(items), non_int_type=Fraction))
+    _, numerator, denominator, items = form
+    return make(Fraction(numerator, denominator),
+                UnitsContainer({k: (p if type(p) is int else Fraction(*p)) for k, p in items}, non_int_type=Fraction))

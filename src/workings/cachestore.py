@@ -11,8 +11,9 @@ write would let it declare a drifted claim verified. So:
   first time; a pack where any MAC does not match (planted, tampered, truncated, made under another
   key) is ignored and rebuilt, with a one-line note. The claims are kept in SHARDS shards, so a
   write pickles and authenticates again only the shards whose entries changed; each shard is two
-  segments, its pickle and its raw bytes (the long bytes its entries hold: results, JSON lines), which
-  a read gives back as views of the pack's bytes, never copied;
+  segments, its pickle and its raw bytes (the long bytes its entries hold: results, JSON lines,
+  pickled out of band, protocol 5's buffers), which a read gives back as views of the pack's bytes,
+  never copied;
 - even an authenticated pack is unpickled by a restricted unpickler that builds only the report's
   own record types (``_ALLOWED``), never an arbitrary callable;
 - it is written atomically (``atomic.write_bytes``): a reader sees the old pack or the new one. It can
@@ -32,14 +33,17 @@ import os
 import pickle
 import secrets
 import stat
+import tempfile
 import time
+import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import atomic
 
-MAGIC = b"workings-cache 2\n"
+MAGIC = b"workings-cache 3\n"
 MAC_BYTES = 32
 SHARDED = "claims"  # the part of a pack kept in segments: written again only where it changed
 SHARDS = 64
@@ -58,55 +62,125 @@ _ALLOWED = {
 
 
 class _Restricted(pickle.Unpickler):
-    def __init__(self, file: Any, raw: memoryview | None = None):
-        super().__init__(file)
-        self.raw = raw  # a shard's raw segment: the long bytes its entries hold, by (offset, length)
+    def __init__(self, file: Any, buffers: list[memoryview] | None = None):
+        super().__init__(file, buffers=buffers)  # a shard's long bytes: views of its raw segment
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in _ALLOWED:
             raise pickle.UnpicklingError(f"the cache names {module}.{name}, which it may not build")
         return super().find_class(module, name)
 
-    def persistent_load(self, pid: Any) -> memoryview:
-        """Long bytes kept out of the pickle: a view of the raw segment (no copy)."""
-        if type(pid) is tuple and len(pid) == 2 and self.raw is not None:
-            at, size = pid
-            if type(at) is int and type(size) is int and 0 <= at and 0 <= size and at + size <= len(self.raw):
-                return self.raw[at:at + size]
+    def persistent_load(self, pid: Any) -> Any:
         raise pickle.UnpicklingError("the cache holds a reference it may not follow")
 
 
 RAW_MIN = 256  # bytes at least this long (a result, a JSON line) are kept in a shard's raw segment
 
 
-class _Sharder(pickle.Pickler):
-    """Pickles a shard with its long bytes (and any view of them) set aside, to be written after
-    it raw: reading a pack then makes one view of them each, never a copy."""
+class Spill:
+    """An unnamed temporary file in the cache's folder that a run's new JSON lines are set aside in
+    as they are made (``Spilled``): the pack and the JSON report are written from it, so a run that
+    fills the cache never holds every line in memory (about 30 MB at 10,000 claims). It has no name
+    and goes with the process; no later run reads it."""
 
-    def __init__(self, file: Any):
-        super().__init__(file, protocol=5)
-        self.raw: list[bytes | memoryview] = []
-        self.size = 0
+    def __init__(self, handle: Any):
+        self.handle = handle
+        self.size = 0  # bytes set aside
+        self.written = 0  # of which written to the file
+        self.held: list[bytes | memoryview] = []
 
-    def persistent_id(self, obj: Any) -> tuple[int, int] | None:
-        kind = type(obj)
-        if kind is memoryview or (kind is bytes and len(obj) >= RAW_MIN):
-            at = self.size
-            self.raw.append(obj)
-            self.size += len(obj)
-            return (at, len(obj))
-        return None
+    @classmethod
+    def open(cls, folder: Path) -> Spill | None:
+        """A new spill in ``folder`` (None where it cannot be made: the lines are then held)."""
+        if not hasattr(os, "pread"):  # (Windows has no positioned reads)
+            return None
+        try:
+            _private_folder(folder)
+            handle = tempfile.TemporaryFile(dir=folder, buffering=0)
+        except OSError:
+            return None
+        spill = cls(handle)
+        weakref.finalize(spill, handle.close)  # closed when its last line is let go (or at exit)
+        return spill
+
+    def add(self, data: bytes | memoryview) -> Spilled:
+        """``data`` set aside (written in blocks of about 1 MiB); OSError where the file cannot take it."""
+        at = self.size
+        self.held.append(data)
+        self.size += len(data)
+        if self.size - self.written >= 1 << 20:
+            self.flush()
+        return Spilled(self, at, len(data))
+
+    def flush(self) -> None:
+        block = b"".join(self.held)
+        self.held = []
+        while block:
+            done = os.pwrite(self.handle.fileno(), block, self.written)
+            self.written += done
+            block = block[done:]
 
 
-def dump_shard(shard: dict[Any, Any]) -> tuple[bytes, bytes]:
-    """A shard of claims as (its pickle, its raw bytes)."""
-    out = io.BytesIO()
-    sharder = _Sharder(out)
-    sharder.dump(shard)
-    return out.getvalue(), b"".join(sharder.raw)
+class Spilled:
+    """Bytes set aside in a ``Spill``: ``bytes()`` reads them back."""
+
+    __slots__ = ("spill", "at", "size")
+
+    def __init__(self, spill: Spill, at: int, size: int):
+        self.spill, self.at, self.size = spill, at, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __bytes__(self) -> bytes:
+        spill = self.spill
+        if self.at + self.size > spill.written:
+            spill.flush()
+        data = os.pread(spill.handle.fileno(), self.size, self.at)
+        if len(data) != self.size:
+            raise OSError(f"the cache's temporary file gave {len(data)} bytes of {self.size}")
+        return data
 
 
-def loads(data: bytes) -> Any:
+_EMPTY = b""
+
+
+def _out_of_band(entry: Any, spilled: dict[int, Spilled]) -> Any:
+    """``entry`` (an entry of a shard) with the long bytes at its top level (and any view of them)
+    wrapped to be pickled out of band (``pickle.PickleBuffer``), to be written after the shard's
+    pickle, raw: reading a pack then makes one view of them each, never a copy. (Bytes deeper
+    inside are pickled in it, as any other value.) Bytes set aside in a spill are read back only as
+    the pack is written: an empty buffer stands for them here (``spilled``, by its id)."""
+    if type(entry) is not tuple:
+        return entry
+    out = []
+    for part in entry:
+        kind = type(part)
+        if kind is memoryview or (kind is bytes and len(part) >= RAW_MIN):
+            part = pickle.PickleBuffer(part)
+        elif kind is Spilled:
+            stand_in = pickle.PickleBuffer(_EMPTY)
+            spilled[id(stand_in)] = part
+            part = stand_in
+        out.append(part)
+    return tuple(out)
+
+
+def dump_shard(shard: dict[Any, Any]) -> tuple[bytes, list[bytes | memoryview | Spilled]]:
+    """A shard of claims as (its pickle, its raw bytes in the pieces they are held in: never joined,
+    so writing a pack never holds a second copy of its long bytes). The pickle is the lengths of
+    those pieces, then the shard with each piece out of band (protocol 5's buffers): pickled by
+    pickle's own C code alone, with no Python call per object."""
+    raw: list[pickle.PickleBuffer] = []
+    spilled: dict[int, Spilled] = {}
+    entries = {name: _out_of_band(entry, spilled) for name, entry in shard.items()}
+    pickled = pickle.dumps(entries, protocol=5, buffer_callback=raw.append)
+    pieces: list[bytes | memoryview | Spilled] = [spilled[id(part)] if id(part) in spilled else part.raw()
+                                                  for part in raw]
+    return dumps([len(piece) for piece in pieces]) + pickled, pieces
+
+
+def loads(data: bytes | memoryview) -> Any:
     return _Restricted(io.BytesIO(data)).load()
 
 
@@ -142,7 +216,7 @@ class Store:
     notes: list[str] = field(default_factory=list)  # one line each, for the user
     _key: bytes | None = None
     _refused: bool = False
-    _shards: dict[int, tuple[dict[Any, Any], list[tuple[memoryview, bytes]]]] = field(default_factory=dict)
+    _shards: dict[int, tuple[dict[Any, Any], list[_Segment]]] = field(default_factory=dict)
 
     @classmethod
     def for_root(cls, root: Path, folder: Path | None = None) -> Store:
@@ -168,7 +242,8 @@ class Store:
         return self._key
 
     def read(self) -> Any:
-        """The pack's content, or None (a note says why, unless there was simply no pack yet)."""
+        """The pack's content, or None (a note says why, unless there was simply no pack yet, or one in
+        an earlier format, which a newer workings rebuilds as it does a pack of other code)."""
         key = self.key()
         if key is None:
             return None
@@ -180,6 +255,8 @@ class Store:
             self.notes.append(f"cache {self.path} could not be read ({exc.strerror}); starting cold")
             return None
         self._shards.clear()
+        if data.startswith(b"workings-cache ") and not data.startswith(MAGIC):
+            return None  # written by an earlier workings: never read, rebuilt
         segments = _open(key, data)
         if segments is None:
             self.notes.append(f"cache {self.path} is not one this user wrote (corrupt, truncated or tampered); "
@@ -191,7 +268,17 @@ class Store:
             def load(index: int, raw: memoryview | None = None) -> Any:
                 start, payload, _ = segments[index]
                 stream.seek(start)
-                value = _Restricted(stream, raw).load()
+                views = None
+                if raw is not None:  # the lengths of the raw segment's pieces, then the shard
+                    sizes = _Restricted(stream).load()
+                    if type(sizes) is not list or not all(type(n) is int and n >= 0 for n in sizes) \
+                            or sum(sizes) != len(raw):
+                        raise ValueError("a shard's pieces do not fill its raw segment")
+                    views, at = [], 0
+                    for size in sizes:
+                        views.append(raw[at:at + size])
+                        at += size
+                value = _Restricted(stream, views).load()
                 if stream.tell() != start + len(payload):
                     raise ValueError("a segment's pickle does not end where the segment does")
                 return value
@@ -208,7 +295,8 @@ class Store:
         claims: dict[Any, Any] = {}
         for index, shard in enumerate(loaded):
             claims.update(shard)  # its two segments' bytes and MACs, written again if it is unchanged:
-            self._shards[index] = (shard, [segments[1 + 2 * index][1:], segments[2 + 2 * index][1:]])
+            self._shards[index] = (shard, [([view], len(view), mac) for _, view, mac in
+                                           (segments[1 + 2 * index], segments[2 + 2 * index])])
         content = {k: v for k, v in content.items() if k != SHARDED}
         content[SHARDED] = claims
         _touch(self.path)
@@ -226,14 +314,15 @@ class Store:
             shards[name[0] % SHARDS if name else 0][name] = entry
         head = {k: v for k, v in content.items() if k != SHARDED}
         head[SHARDED] = SHARDS
-        segments = [_seal(key, dumps(head))]
-        for index, shard in enumerate(shards):
-            old = self._shards.get(index)
-            if old is not None and old[0].keys() == shard.keys() and all(shard[k] is v for k, v in old[0].items()):
-                segments.extend(old[1])
-            else:
-                segments.extend(_seal(key, part) for part in dump_shard(shard))
-        try:
+        segments = [_seal(key, [dumps(head)])]
+        try:  # (a shard's raw bytes may be read back from this run's spill)
+            for index, shard in enumerate(shards):
+                old = self._shards.get(index)
+                if old is not None and old[0].keys() == shard.keys() and all(shard[k] is v for k, v in old[0].items()):
+                    segments.extend(old[1])
+                else:
+                    pickled, raw = dump_shard(shard)
+                    segments.extend((_seal(key, [pickled]), _seal(key, raw)))
             _private_folder(self.path.parent)
             atomic.write_parts(self.path, _layout(key, segments))
         except OSError as exc:  # deleted or unwritable during the run: the results stand, uncached
@@ -280,15 +369,28 @@ def _mac(key: bytes, payload: bytes | memoryview) -> bytes:
 # MAC), then the segments: the first the pack's head (a pickled dict), then for each of SHARDS shards
 # of its claims, the shard's pickle and its raw bytes. The table's MAC covers every segment's MAC, and
 # each of those its segment's bytes: a change anywhere is seen, as with one MAC over the whole, and a
-# segment that did not change keeps its MAC.
-def _seal(key: bytes, payload: bytes | memoryview) -> tuple[bytes | memoryview, bytes]:
-    return payload, _mac(key, payload)
+# segment that did not change keeps its MAC. A segment is held as the pieces it is made of (its
+# bytes, their length and their MAC): a shard's raw bytes are never joined into one copy.
+_Segment = tuple[list[bytes | memoryview | Spilled], int, bytes]
 
 
-def _layout(key: bytes, segments: list[tuple[bytes | memoryview, bytes]]) -> list[bytes | memoryview]:
+def _seal(key: bytes, parts: list[bytes | memoryview | Spilled]) -> _Segment:
+    mac = hmac.new(key, digestmod="sha256")
+    size = 0
+    for part in parts:
+        mac.update(bytes(part) if type(part) is Spilled else part)  # type: ignore[arg-type]
+        size += len(part)
+    return parts, size, mac.digest()
+
+
+def _layout(key: bytes, segments: list[_Segment]) -> Iterator[bytes | memoryview]:
+    """The pack's bytes in parts, each set-aside piece read back as it is written."""
     table = len(segments).to_bytes(4, "little") + b"".join(
-        len(payload).to_bytes(8, "little") + mac for payload, mac in segments)
-    return [MAGIC, _mac(key, MAGIC + table), table, *(payload for payload, _ in segments)]
+        size.to_bytes(8, "little") + mac for _, size, mac in segments)
+    yield from (MAGIC, _mac(key, MAGIC + table), table)
+    for parts, _, _ in segments:
+        for part in parts:
+            yield bytes(part) if type(part) is Spilled else part  # type: ignore[misc]
 
 
 def pack_bytes(key: bytes, content: dict[str, Any]) -> bytes:
@@ -298,7 +400,10 @@ def pack_bytes(key: bytes, content: dict[str, Any]) -> bytes:
         shards[name[0] % SHARDS if name else 0][name] = entry
     head = {k: v for k, v in content.items() if k != SHARDED}
     head[SHARDED] = SHARDS
-    segments = [_seal(key, dumps(head))] + [_seal(key, part) for shard in shards for part in dump_shard(shard)]
+    segments = [_seal(key, [dumps(head)])]
+    for shard in shards:
+        pickled, raw = dump_shard(shard)
+        segments.extend((_seal(key, [pickled]), _seal(key, raw)))
     return b"".join(bytes(part) for part in _layout(key, segments))
 
 

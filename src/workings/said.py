@@ -141,14 +141,13 @@ def _numbers(text: str) -> tuple[tuple[Printed, ...], tuple[str, ...]]:
     """Every number of the sentence as the finder reads it (its figures, a year in a date, "1/4",
     number words it does not count as figures: "three modes", "million-token"), and the numbers it
     sets aside as no figure, for the message."""
-    from .draft import identity
     from .draft.finder import Figure as Printed
-    from .draft.finder import find_figures
+    from .draft.finder import find_figures, spans_in
     from .draft.words import WordNumber, number_at, read_unit, split_words
 
     found = find_figures(text)
     printed: list[Printed] = list(found.figures)
-    covered = identity.spans_in(text, found.figures)
+    covered = spans_in(text, found.figures)
     aside_shown: list[str] = []
     for aside in found.set_aside:  # a year printed as a date, a short line read as a heading
         if aside.reason not in _COUNTED_ASIDE:

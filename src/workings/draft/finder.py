@@ -16,7 +16,7 @@ import re
 from fractions import Fraction
 
 from ..frozen import frozen
-from . import equations, setaside
+from . import setaside
 from .digits import DIGITS
 from .digits import decimal_of as _decimal
 from .text import Paragraph, paragraphs, sentence_at, sentence_index, sentences
@@ -110,6 +110,32 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
                  sentences=tuple(every))
 
 
+def spans_in(text: str, figures) -> list[tuple[int, int]]:
+    """(start, end) in ``text`` of each of ``figures`` (found by the finder in ``text``, in order)."""
+    spans, cursor = [], 0
+    for figure in figures:
+        start = text.find(figure.sentence, max(0, cursor - len(figure.sentence))) if figure.sentence else -1
+        at = start + figure.offset if start >= 0 and figure.offset >= 0 else -1
+        if at < 0 or not text.startswith(figure.text, at):
+            at = text.find(figure.text, cursor)
+        if at < 0:
+            continue
+        spans.append((at, at + len(figure.text)))
+        cursor = at + len(figure.text)
+    return spans
+
+
+def _equations(paragraph: Paragraph) -> list:
+    """``equations.find``: an equation is a relation sign ("=", "≈", "~=") between two terms, so a
+    paragraph without one holds none, and ``equations`` is imported only for one that has (verify
+    reads a claim's sentence with the finder, and a sentence rarely prints an equation)."""
+    if "=" not in paragraph.text and "≈" not in paragraph.text:
+        return []
+    from . import equations
+
+    return equations.find(paragraph)
+
+
 def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEquation],
           skipped: list[SetAside]) -> None:
     """Every figure, equation and set-aside of one paragraph. Whatever is per sentence (its text,
@@ -133,7 +159,7 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     for span in spans:
         skipped.append(SetAside(text=span.text, reason=span.reason, **where(span.start)))
     span_starts = [span.start for span in spans]  # in order, not overlapping
-    found_equations = equations.find(paragraph)
+    found_equations = _equations(paragraph)
     equation_starts = [eq.start for eq in found_equations]  # in order, not overlapping
     for eq in found_equations:
         printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from ..frozen import frozen
+from .finder import spans_in  # noqa: F401 - re-exported: where the finder's figures stand in a sentence
 
 MIN_WORDS = 3
 LONG = 10       # words that make a sentence its own even when it names nothing
@@ -193,21 +194,6 @@ def could_be(draft: Shape):
         return inside + min(cuts, pieces) >= MIN_WORDS
 
     return test
-
-
-def spans_in(text: str, figures) -> list[tuple[int, int]]:
-    """(start, end) in ``text`` of each of ``figures`` (found by the finder in ``text``, in order)."""
-    spans, cursor = [], 0
-    for figure in figures:
-        start = text.find(figure.sentence, max(0, cursor - len(figure.sentence))) if figure.sentence else -1
-        at = start + figure.offset if start >= 0 and figure.offset >= 0 else -1
-        if at < 0 or not text.startswith(figure.text, at):
-            at = text.find(figure.text, cursor)
-        if at < 0:
-            continue
-        spans.append((at, at + len(figure.text)))
-        cursor = at + len(figure.text)
-    return spans
 
 
 _CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA

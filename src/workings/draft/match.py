@@ -17,14 +17,17 @@ from __future__ import annotations
 import functools
 import re
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..frozen import frozen
 from .. import units
 from ..errors import LedgerError
 from ..figures import Interval, format_number, read_figure, round_step, rounds_to
 from ..report import ClaimResult
-from . import identity
-from .finder import Figure, find_figures
+from .finder import Figure, find_figures, spans_in
+
+if TYPE_CHECKING:
+    from . import identity
 
 ALIGNED = 0.6          # share of a claim's words in the draft sentence for the sentence to be "its"
 # How well a sentence must align for a figure that agrees in value to be backed: a figure with a
@@ -87,8 +90,10 @@ def view(claim: ClaimResult, said: str | None = None) -> ClaimView:
     # Where the claim's figure sits in its own sentence, found as the draft's figures are found:
     # its place is what a draft figure must hold to be this claim's; the words around it tell two
     # figures of one sentence apart.
+    from . import identity  # here, not on import: verify's sentence check uses this module, never a view
+
     found = find_figures(said).figures
-    spans = identity.spans_in(said, found)
+    spans = spans_in(said, found)
     shape = identity.shape(said, spans)
     place = None
     if printed:
