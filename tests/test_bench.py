@@ -35,6 +35,8 @@ def test_bench_runs_every_command_at_a_small_size():
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "x the floor" in done.stdout
+    for row in ("this repository's ledger (cold)", "again, nothing changed", "again, one claim's record changed"):
+        assert row in done.stdout, done.stdout
     for command in bench.COMMANDS:
         for variant in "ab":
             assert f"| {command} | {variant} | " in done.stdout, done.stdout

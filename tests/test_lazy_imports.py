@@ -1,5 +1,9 @@
 """What verify leaves unimported, and why that changes nothing it finds.
 
+A verify that finds every claim's result in its cache parses no unit and formats no value: it does not
+import pint (``units.pint`` is imported on first use), which is about a third of the floor; the cache's
+key reads pint's version from its installed metadata rather than by importing it.
+
 verify reads a claim's sentence with check-draft's finder when the quick reading cannot decide
 (``workings.said``); the finder reads equations only in a paragraph that prints a relation sign, and
 the sentence check needs only where the finder's figures stand (``finder.spans_in``), not the rest of
@@ -9,6 +13,8 @@ every start from source. The skip is exact: ``equations.find`` finds nothing wit
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +44,55 @@ def test_verify_imports_neither_equations_nor_identity(tmp_path):
                            "--json", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300)
     assert "loaded: []" in done.stderr, done.stderr[-2000:]
     assert (tmp_path / "r.json").read_text().startswith("{")
+
+
+PINT_PROBE = ("import runpy, sys\nsys.argv = ['workings', *sys.argv[1:]]\n"
+              "try:\n    runpy.run_module('workings', run_name='__main__')\nexcept SystemExit as e:\n    code = e.code\n"
+              "print('pint loaded:', 'pint' in sys.modules, 'exit', code, file=sys.stderr)\n")
+
+
+def _verify(root: Path, cache: Path, *extra: str) -> tuple[str, str]:
+    env = {**os.environ, "WORKINGS_CACHE_DIR": str(cache)}
+    env.pop("WORKINGS_NO_CACHE", None)
+    done = subprocess.run([sys.executable, "-c", PINT_PROBE, "verify", "--root", str(root), *extra],
+                          capture_output=True, text=True, timeout=300, env=env)
+    return done.stdout, done.stderr
+
+
+def test_a_verify_that_recomputes_nothing_does_not_import_pint(tmp_path):
+    root = tmp_path / "ledger"
+    for part in ("claims", "ledger"):
+        shutil.copytree(REPO / part, root / part)
+    cache = tmp_path / "cache"
+    reports = {}
+    for run in ("cold", "filling", "warm"):
+        extra = ("--no-cache",) if run == "cold" else ()
+        out, err = _verify(root, cache, "--json", str(tmp_path / f"{run}.json"), "--junit", str(tmp_path / f"{run}.xml"),
+                           *extra)
+        reports[run] = (out.replace(str(cache), "CACHE"), (tmp_path / f"{run}.json").read_bytes(),
+                        (tmp_path / f"{run}.xml").read_bytes())
+        assert f"pint loaded: {run != 'warm'} exit 0" in err, (run, err[-2000:])
+    assert "cache: recomputed 0 of " in err
+    # the same outputs, byte for byte, with and without pint (the cache line aside)
+    strip = [tuple(part for part in report[1:]) for report in reports.values()]
+    assert strip[0] == strip[1] == strip[2]
+    lines = [[line for line in report[0].splitlines() if not line.startswith("cache:")] for report in reports.values()]
+    assert lines[0] == lines[1] == lines[2]
+    # one claim changed: it is evaluated again, with pint
+    claim = root / "claims" / "kv-bytes-per-token" / "qwen25-14b-head-size.yaml"
+    claim.write_text(claim.read_text() + "\n# edited\n")
+    out, err = _verify(root, cache)
+    assert "pint loaded: True exit 0" in err, err[-2000:]
+    recomputed = re.search(r"cache: recomputed (\d+) of ", err)
+    assert recomputed and int(recomputed.group(1)) >= 1, err[-2000:]
+
+
+def test_the_cache_key_reads_pint_s_version_as_importlib_metadata_does():
+    from importlib.metadata import version
+
+    from workings.cache import _installed_version
+
+    assert _installed_version("pint") == version("pint")
 
 
 def test_identity_still_offers_spans_in():

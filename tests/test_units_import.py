@@ -67,6 +67,6 @@ def test_the_outputs_are_the_same_with_numpy_imported_first(ledger, tmp_path):
 
 def test_numpy_still_imports_after_pint():
     pytest.importorskip("numpy")
-    code = "import workings.units, numpy; print(type(numpy.zeros(2)).__name__)"
+    code = "import workings.units; workings.units.registry(); import numpy; print(type(numpy.zeros(2)).__name__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ndarray"

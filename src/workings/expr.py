@@ -19,7 +19,6 @@ from typing import Any
 from fractions import Fraction
 
 from . import quick, units
-from .units import pint  # imported by units, without NumPy (see units._import_pint)
 from .errors import ExpressionError, UnitError
 from .figures import round_step
 
@@ -151,7 +150,7 @@ def evaluate(tree: ast.Expression, env: Mapping[str, object]):
     Names not in ``env`` are looked up as unit names (``token``, ``GiB``)."""
     try:
         return _compiled(tree.body)(env)
-    except pint.errors.DimensionalityError as exc:
+    except units.pint.errors.DimensionalityError as exc:
         raise UnitError(f"units do not agree: {_dims(exc)}") from exc
     except ZeroDivisionError as exc:
         raise ExpressionError("division by zero") from exc
@@ -159,7 +158,7 @@ def evaluate(tree: ast.Expression, env: Mapping[str, object]):
         raise ExpressionError("the numbers grow too large") from exc
 
 
-def _dims(exc: pint.errors.DimensionalityError) -> str:
+def _dims(exc: units.pint.errors.DimensionalityError) -> str:
     return (f"{units.describe_dimension(exc.dim1)} and {units.describe_dimension(exc.dim2)}"
             if exc.dim1 or exc.dim2 else f"{exc.units1} and {exc.units2}")
 

@@ -41,9 +41,23 @@ def _import_pint() -> ModuleType:
 
 
 if TYPE_CHECKING:
-    import pint as pint  # re-exported: expr takes pint from here
-else:
-    pint = _import_pint()
+    import pint as pint  # ``units.pint``: expr takes pint from here
+
+
+def __getattr__(name: str) -> Any:
+    """``units.pint``, imported on first use rather than with this module: a verify that finds every
+    result in its cache formats no value, parses no unit and never imports pint (about a third of the
+    floor on this repository's ledger). The registry imports it when it is first built."""
+    if name == "pint":
+        return _pint()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _pint() -> ModuleType:
+    module = _import_pint()
+    globals()["pint"] = module  # later reads of units.pint are plain attribute reads
+    return module
 
 if TYPE_CHECKING:
     from .figures import Figure
@@ -75,7 +89,7 @@ _PREFIXED_BYTES = re.compile(r"(?<![A-Za-z])(Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P)(B|bit)(
 @functools.cache
 def registry() -> pint.UnitRegistry[Any]:
     text = resources.files("workings").joinpath("units.txt").read_text(encoding="utf-8")
-    reg: pint.UnitRegistry[Any] = pint.UnitRegistry(None, non_int_type=Fraction, cache_folder=None, autoconvert_offset_to_baseunit=False)
+    reg: pint.UnitRegistry[Any] = _pint().UnitRegistry(None, non_int_type=Fraction, cache_folder=None, autoconvert_offset_to_baseunit=False)
     reg.load_definitions(text.splitlines())
     reg.define("Mtoken = 1000000 * token")
     return reg
@@ -199,7 +213,7 @@ def _factor(container: Any, unit_text: str) -> Fraction:
 def _convert(value: Quantity, unit_text: str) -> Fraction:
     try:
         return Fraction(value.to(parse_unit(unit_text)).magnitude)
-    except pint.errors.DimensionalityError as exc:
+    except _pint().errors.DimensionalityError as exc:
         raise UnitError(
             f"{unit_label(value)} cannot be compared with {unit_text or 'a pure number'}"
             f" ({describe_dimension(value.dimensionality)} vs "
