@@ -1,8 +1,9 @@
 """What verify leaves unimported, and why that changes nothing it finds.
 
 A verify that finds every claim's result in its cache parses no unit and formats no value: it does not
-import pint (``units.pint`` is imported on first use), which is about a third of the floor; the cache's
-key reads pint's version from its installed metadata rather than by importing it.
+import pint (``units.pint`` is imported on first use), which with its registry is about three fifths
+of the floor's instructions; the cache's key reads pint's version from its installed metadata rather
+than by importing it.
 
 verify reads a claim's sentence with check-draft's finder when the quick reading cannot decide
 (``workings.said``); the finder reads equations only in a paragraph that prints a relation sign, and

@@ -138,8 +138,9 @@ def code_fingerprint() -> bytes:
 
 def _installed_version(name: str) -> str:
     """The installed version of package ``name``, read from its ``.dist-info`` folder beside it rather
-    than by importing it: a warm run that recomputes nothing does not import pint (a third of the
-    floor). Where no single such folder is found, importlib.metadata answers (slower, same answer)."""
+    than by importing it: a warm run that recomputes nothing does not import pint (with its
+    registry, about three fifths of the floor's instructions). Where no single such folder is
+    found, importlib.metadata answers (slower, the same answer)."""
     import importlib.util
 
     spec = importlib.util.find_spec(name)  # finds the package without running it

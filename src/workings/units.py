@@ -46,8 +46,9 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     """``units.pint``, imported on first use rather than with this module: a verify that finds every
-    result in its cache formats no value, parses no unit and never imports pint (about a third of the
-    floor on this repository's ledger). The registry imports it when it is first built."""
+    result in its cache formats no value, parses no unit and never imports pint (pint's import and
+    registry are about three fifths of the floor's instructions). The registry imports it when it
+    is first built."""
     if name == "pint":
         return _pint()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
