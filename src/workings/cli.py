@@ -392,7 +392,11 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
 @root_option
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
-def render(root: Path, out: Path | None) -> None:
+@click.option("--jobs", "jobs", type=click.IntRange(1, 64), default=None,
+              help="Processes that make the claim pages of a large ledger (2,000 claims and more) "
+                   "[default: the processors this one may use, at most 4]; the site is the same bytes "
+                   "for any number.")
+def render(root: Path, out: Path | None, jobs: int | None) -> None:
     """Write the HTML ledger: every claim, its working and its sources, as a self-contained site.
 
     Open OUT/index.html in a browser; it works from file:// and offline."""
@@ -411,7 +415,7 @@ def render(root: Path, out: Path | None) -> None:
         explainer = build(report, root)  # ledger/explainer.yaml: its problems are listed, the rest is rendered
         for problem in explainer.problems if explainer else ():
             _error(problem)
-        render_site(report, root, out, explainer=explainer)
+        render_site(report, root, out, explainer=explainer, jobs=jobs)
     except LedgerError as exc:
         _error(exc)
         sys.exit(2)

@@ -40,6 +40,7 @@ from .staging import Staging, copy_snapshots
 from . import markup
 from .articles import load_articles
 from .claimpage import ClaimPages
+from .forked import default_jobs, write_claim_pages
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize, page_title
 
@@ -69,12 +70,14 @@ _UNSET = _Unset.UNSET
 
 
 def render_site(report: Report, root: str | Path, out: str | Path, *,
-                explainer: Explainer | None | _Unset = _UNSET) -> Path:
+                explainer: Explainer | None | _Unset = _UNSET, jobs: int | None = None) -> Path:
     """Render ``report`` (of the ledger at ``root``) into the folder ``out``, replacing it atomically.
 
     ``explainer`` is the ledger's explainer (``workings.explainer.build``), read from ``root`` when not
     given; None renders no explainer page. ``out`` must be new, empty, or a site rendered before;
-    anything else is refused (LedgerError)."""
+    anything else is refused (LedgerError). ``jobs``: how many processes may make the claim pages
+    (``render/forked.py``; default: the processors this one may use, at most 4; the site is the
+    same bytes for any number)."""
     root, out = Path(root), Path(out)
     if explainer is _UNSET:
         explainer = build(report, root)
@@ -96,8 +99,7 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
         if explainer is not None:
             page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
         claim_pages = ClaimPages(env, "../")  # laid out in Python (render/claimpage.py), in base.html's frame
-        for claim, view in site.claim_views():
-            staging.write(site.claim_pages[claim.id], claim_pages.page(view).encode("utf-8"))
+        write_claim_pages(site, claim_pages.page, staging, default_jobs() if jobs is None else jobs)
         for source in report.sources:
             page(site.source_pages[source.id], "source.html", 1, **site.source(source))
         static = files("workings") / "static"

@@ -328,6 +328,22 @@ class Staging:
         del self.looked.seen[relative]  # vouched for now: one key held, not two
         return True
 
+    def state_of(self, names: list[str]) -> dict:
+        """What this staging noted of the files ``names`` (written by this process), as plain data for
+        another process's ``adopt``: each one's sha256, and for each linked from the old site the
+        ``lstat`` key the later looks trust (``render/forked.py``)."""
+        return {"written": {name: self.written[name] for name in names},
+                "linked": {name: list(self.looked.still[name]) for name in names if name in self.linked}}
+
+    def adopt(self, state: dict) -> None:
+        """Note, as if written here, the files another process wrote into this staging folder and
+        described with ``state_of``."""
+        self.written.update(state["written"])
+        for name, key in state["linked"].items():
+            self.linked.add(name)
+            self.looked.still[name] = tuple(key)
+            self.looked.seen.pop(name, None)
+
     def commit(self) -> None:
         marker = MARKER_HEAD + "".join(f"{digest}  {name}\n" for name, digest in sorted(self.written.items()))
         (self.path / MARKER).write_text(marker, encoding="utf-8")

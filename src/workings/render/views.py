@@ -345,12 +345,16 @@ class Site:
             found = kept[leaf.input or leaf.name] = self._leaf(leaf)
         return found
 
-    def claim_views(self) -> Iterator[tuple[ClaimResult, dict]]:
-        """(claim, ``claim(claim)``) for each claim in the Report's order. What claims' workings share
-        is kept until the last page that may hold it (a page of a claim that uses it, or uses one
-        that does, ...) is made, then dropped: a site's memory holds the workings in reach, not all."""
+    def claim_views(self, start: int = 0, stop: int | None = None) -> Iterator[tuple[ClaimResult, dict]]:
+        """(claim, ``claim(claim)``) for each claim in the Report's order (those from index ``start``
+        to ``stop``, for a part of the site made in another process: ``render/forked.py``). What
+        claims' workings share is kept until the last page that may hold it (a page of a claim that
+        uses it, or uses one that does, ...) is made, then dropped: a site's memory holds the
+        workings in reach, not all; a value dropped is worked out again if a page needs it."""
         done = self._last_pages()
-        for index, claim in enumerate(self.report.claims):
+        claims = self.report.claims
+        for index in range(start, len(claims) if stop is None else stop):
+            claim = claims[index]
             yield claim, self.claim(claim)
             for held in done.get(index, ()):
                 self.expander.forget(held)

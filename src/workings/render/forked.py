@@ -1,0 +1,136 @@
+"""Claim pages made by more than one process, where the machine has the cores for it.
+
+Laying out and writing the claim pages is about half of a render at 10,000 claims, and each page is
+made from the Report alone: no page reads another. So a large site's claim pages are cut into
+contiguous parts (a chain of claims stays together, and shares its workings' values), and each part
+after the first is made by a child of this process (``os.fork``: the child starts with the Report,
+the site's views and the staging folder as they are, nothing copied). Each process writes its pages
+into the one staging folder, under names no other process writes; a child then tells the parent,
+through a pipe and as JSON (never pickle), what ``Staging`` would have noted of each page it wrote
+(its sha256; for a page linked from the old site, the file's ``lstat``), and ends with ``os._exit``
+(never running the parent's clean-up, which would remove the staging folder). The parent notes the
+same and goes on as if it had written them: the marker, the look before the swap and the swap are
+its own, unchanged. The site is the same bytes whatever the number of processes
+(``tests/test_render_forked.py``).
+
+One process only where fork is not how this platform makes processes (Windows; macOS, where it is
+unsafe), below ``MIN_CLAIMS`` claims (a fork and the merge would cost more than they save), where
+two claims share an id (their page is written twice, and the last write must be the later claim's),
+or when asked (``workings render --jobs 1``). A child that fails fails the render, with its error,
+before anything is swapped in; the staging folder is removed as for any failed render.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Callable
+
+from ..errors import LedgerError
+from .staging import Staging
+from .views import Site
+
+MIN_CLAIMS = 2000  # below this, the pages are made in one process
+MAX_JOBS = 4
+
+
+def default_jobs() -> int:
+    """The processors this process may run on (its affinity where the system says), at most MAX_JOBS."""
+    try:
+        count = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        count = os.cpu_count() or 1
+    return max(1, min(count, MAX_JOBS))
+
+
+def parts(site: Site, jobs: int) -> list[tuple[int, int]]:
+    """The claims' index ranges, one per process; a single one where the pages are made in one."""
+    count = len(site.report.claims)
+    can_fork = hasattr(os, "fork") and sys.platform != "darwin"
+    if jobs <= 1 or not can_fork or count < MIN_CLAIMS or len(site.claim_pages) != count:
+        return [(0, count)]
+    jobs = min(jobs, count)
+    bounds = [count * k // jobs for k in range(jobs + 1)]
+    return list(zip(bounds, bounds[1:]))
+
+
+def write_claim_pages(site: Site, page: Callable[[dict], str], staging: Staging, jobs: int) -> None:
+    """Write every claim's page (``page`` of its view) into ``staging``, in ``jobs`` processes where
+    ``parts`` allows."""
+    ranges = parts(site, jobs)
+    children: list[tuple[int, int]] = []
+    try:
+        for start, stop in ranges[1:]:
+            children.append(_fork(site, page, staging, start, stop))
+        _write(site, page, staging, *ranges[0])
+        while children:
+            pid, pipe = children.pop(0)
+            staging.adopt(_collect(pid, pipe))
+    finally:
+        for pid, pipe in children:  # the parent failed (or was interrupted): its children go with it
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            os.waitpid(pid, 0)
+            os.close(pipe)
+
+
+def _write(site: Site, page: Callable[[dict], str], staging: Staging, start: int, stop: int) -> list[str]:
+    names = []
+    for claim, view in site.claim_views(start, stop):
+        name = site.claim_pages[claim.id]
+        staging.write(name, page(view).encode("utf-8"))
+        names.append(name)
+    return names
+
+
+def _fork(site: Site, page: Callable[[dict], str], staging: Staging, start: int, stop: int) -> tuple[int, int]:
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(writer)
+        return pid, reader
+    status = 1  # the child: its pages, then what it wrote, through the pipe; it never returns
+    try:
+        os.close(reader)
+        try:
+            said = {"state": staging.state_of(_write(site, page, staging, start, stop))}
+        except BaseException as exc:  # noqa: BLE001  # any failure goes to the parent, which raises it
+            said = {"error": str(exc), "kind": "ledger" if isinstance(exc, LedgerError) else type(exc).__name__,
+                    "trace": traceback.format_exc()}
+        data = json.dumps(said).encode("utf-8")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(writer, view):]
+        status = 0
+    finally:
+        os._exit(status)  # never the parent's exit handlers, nor Staging's clean-up
+
+
+def _collect(pid: int, pipe: int) -> dict:
+    """What the child ``pid`` wrote (``Staging.state_of``), or its failure raised here."""
+    chunks = []
+    try:
+        while chunk := os.read(pipe, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(pipe)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    try:
+        said = json.loads(b"".join(chunks)) if chunks else {}
+    except ValueError:
+        said = {}
+    if "error" in said:
+        if said.get("kind") == "ledger":
+            raise LedgerError(said["error"])
+        raise RuntimeError(f"a process making claim pages failed: {said.get('kind')}: {said['error']}\n"
+                           f"{said.get('trace', '')}")
+    if code != 0 or "state" not in said:
+        how = f"was ended by signal {-code}" if code < 0 else f"exited {code}"
+        raise RuntimeError(f"a process making claim pages {how} without saying what it wrote")
+    return said["state"]

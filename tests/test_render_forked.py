@@ -1,0 +1,174 @@
+"""Claim pages made by several processes (render/forked.py): the same site, byte for byte, as one
+process makes; the old site's unchanged pages still linked, by whichever process made them; a
+process that fails fails the render, before anything is swapped in, and leaves no staging folder.
+
+The fork is real (os.fork, a pipe); only the size below which one process is used is lowered here,
+so that small ledgers take the path a 10,000-claim one takes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from workings import verify
+from workings.errors import LedgerError
+from workings.render import forked, render_site
+from workings.render.claimpage import ClaimPages
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+import bench  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin",
+                                reason="claim pages are made in one process where fork is not used")
+
+
+@pytest.fixture
+def small(monkeypatch) -> None:
+    monkeypatch.setattr(forked, "MIN_CLAIMS", 0)
+
+
+@pytest.fixture
+def forks(monkeypatch) -> list[tuple[int, int]]:
+    """Each part made by a child process (start, stop), as render asked for it."""
+    made: list[tuple[int, int]] = []
+    real = forked._fork
+
+    def counted(site, page, staging, start, stop):
+        made.append((start, stop))
+        return real(site, page, staging, start, stop)
+
+    monkeypatch.setattr(forked, "_fork", counted)
+    return made
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory) -> Path:
+    """This repository's ledger plus 200 generated claims in chains (sources read from configs)."""
+    root = tmp_path_factory.mktemp("ledger")
+    shutil.copytree(REPO / "claims", root / "claims")
+    shutil.copytree(REPO / "ledger", root / "ledger")
+    bench.make_ledger(root, 200, "b", group_prefix="gen-")
+    return root
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _leftovers(parent: Path) -> list[str]:
+    return sorted(p.name for p in parent.iterdir() if p.name.endswith((".new", ".old")))
+
+
+@pytest.mark.parametrize("jobs", [2, 3, 4])
+def test_the_site_is_the_same_bytes_made_by_several_processes(ledger, tmp_path, small, forks, jobs):
+    report = verify(ledger)
+    render_site(report, ledger, tmp_path / "one", jobs=1)
+    assert forks == []
+    render_site(report, ledger, tmp_path / "many", jobs=jobs)
+    assert len(forks) == jobs - 1  # every part but the first made by a child
+    count = len(report.claims)
+    assert forks[-1][1] == count and forks[0][0] > 0
+    one, many = _files(tmp_path / "one"), _files(tmp_path / "many")
+    assert len([name for name in one if name.startswith("claims/")]) == count
+    assert one.keys() == many.keys()
+    assert [name for name in one if one[name] != many[name]] == []
+    assert _leftovers(tmp_path) == []
+
+
+def test_rendering_again_links_the_unchanged_pages_each_process_made(ledger, tmp_path, small, forks):
+    report = verify(ledger)
+    out = tmp_path / "site"
+    render_site(report, ledger, out, jobs=3)
+    first, last = out / "claims" / "gen-0--c0.html", out / "claims" / "gen-0--c199.html"
+    before = {page: page.stat().st_ino for page in (first, last)}
+    time.sleep(2.1)  # a page is linked only once it has been still past the racy window (staging.RACY_NS)
+    render_site(report, ledger, out, jobs=3)
+    assert len(forks) == 4
+    # the first page was made by the parent, the last by a child: both kept their file (linked)
+    assert {page: page.stat().st_ino for page in (first, last)} == before
+    render_site(report, ledger, tmp_path / "fresh", jobs=1)
+    assert _files(out) == _files(tmp_path / "fresh")
+    assert _leftovers(tmp_path) == []
+
+
+def _failing_page(monkeypatch, claim_id: str, failure) -> None:
+    real = ClaimPages.page
+
+    def page(self, view):
+        if view["claim"].id == claim_id:
+            failure()
+        return real(self, view)
+
+    monkeypatch.setattr(ClaimPages, "page", page)
+
+
+@pytest.mark.parametrize("failure, raised, words", [
+    (lambda: (_ for _ in ()).throw(ValueError("a bug in a page")), RuntimeError, "ValueError: a bug in a page"),
+    (lambda: (_ for _ in ()).throw(LedgerError("cannot write this page")), LedgerError, "cannot write this page"),
+    (lambda: os.kill(os.getpid(), signal.SIGKILL), RuntimeError, "was ended by signal 9"),
+])
+def test_a_child_that_fails_fails_the_render_and_the_old_site_stays(ledger, tmp_path, small, forks, monkeypatch,
+                                                                     failure, raised, words):
+    report = verify(ledger)
+    out = tmp_path / "site"
+    render_site(report, ledger, out, jobs=1)
+    old = _files(out)
+    last = report.claims[-1].id  # in the last part: made by a child
+    _failing_page(monkeypatch, last, failure)
+    with pytest.raises(raised) as caught:
+        render_site(report, ledger, out, jobs=2)
+    assert words in str(caught.value)
+    assert forks and forks[-1][1] == len(report.claims)
+    assert _files(out) == old
+    assert _leftovers(tmp_path) == []
+
+
+def test_the_parent_failing_takes_its_children_with_it(ledger, tmp_path, small, forks, monkeypatch):
+    report = verify(ledger)
+    _failing_page(monkeypatch, report.claims[0].id, lambda: (_ for _ in ()).throw(ValueError("parent's page")))
+    with pytest.raises(ValueError, match="parent's page"):
+        render_site(report, ledger, tmp_path / "site", jobs=3)
+    assert len(forks) == 2
+    assert not (tmp_path / "site").exists() and _leftovers(tmp_path) == []
+    with pytest.raises(ChildProcessError):  # every child was waited for
+        os.waitpid(-1, os.WNOHANG)
+
+
+class _Claims:
+    def __init__(self, ids):
+        self.report = type("R", (), {"claims": [type("C", (), {"id": i})() for i in ids]})()
+        self.claim_pages = {i: f"claims/{i}.html" for i in ids}
+
+
+def test_what_is_made_in_one_process(monkeypatch):
+    many = [f"c{i}" for i in range(forked.MIN_CLAIMS)]
+    assert forked.parts(_Claims(many), 2) == [(0, len(many) // 2), (len(many) // 2, len(many))]
+    assert forked.parts(_Claims(many), 1) == [(0, len(many))]
+    assert forked.parts(_Claims(many[:-1]), 4) == [(0, len(many) - 1)]  # below MIN_CLAIMS
+    assert forked.parts(_Claims(many[:-1] + ["c0"]), 2) == [(0, len(many))]  # an id twice: its page written twice
+    monkeypatch.setattr(forked.sys, "platform", "darwin")
+    assert forked.parts(_Claims(many), 2) == [(0, len(many))]
+    assert 1 <= forked.default_jobs() <= forked.MAX_JOBS
+
+
+def test_render_takes_jobs_on_the_command_line(tmp_path):
+    root = tmp_path / "ledger"
+    shutil.copytree(REPO / "claims", root / "claims")
+    shutil.copytree(REPO / "ledger", root / "ledger")
+    env = {**os.environ, "WORKINGS_NO_CACHE": "1"}
+    done = subprocess.run([sys.executable, "-m", "workings", "render", "--root", str(root), "--out",
+                           str(tmp_path / "site"), "--jobs", "2"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    refused = subprocess.run([sys.executable, "-m", "workings", "render", "--root", str(root), "--jobs", "0"],
+                             capture_output=True, text=True, env=env)
+    assert refused.returncode == 2 and "--jobs" in refused.stderr
