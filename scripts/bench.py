@@ -19,9 +19,11 @@ resident memory of that process (``os.wait4``'s rusage of the child); CPU is use
   warm verify  ``workings verify`` after a first run filled the cache and one claim changed (only it
                and the claims built on it are recomputed: the note gives verify's own count, and the
                time of the first run, which evaluates everything and writes the cache)
-  render       ``workings render`` of the whole site into a new folder (the note gives a render over
+  render       ``workings render`` of the whole site into a new folder, its claim pages made by as
+               many processes as it may use (2,000 claims and more; the note gives a render over
                the site a previous run wrote, which links each unchanged page of it into the new
-               site and vouches for every other file before swapping)
+               site and vouches for every other file before swapping, and a render in one process,
+               ``--jobs 1``); CPU and memory include its child processes (the larger one's peak)
   show         ``workings show`` of ONE claim (the last of a chain)
   check-draft  ``workings check-draft`` of claims/kv-bytes-per-token/article.md
 
@@ -168,8 +170,10 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
             # which links its unchanged pages and vouches for every file of it before swapping the new one in
             made = [run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site{i}")) for i in range(runs)]
             again = run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site0"))
+            alone = run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site-one", "--jobs", "1"))
             rows["render"] = _row(min(made, key=lambda r: r[0]),
-                                  f"into a new folder; rendering again over that site: {_cell(again[0], again[1], again[3])}")
+                                  f"into a new folder; rendering again over that site: {_cell(again[0], again[1], again[3])}; "
+                                  f"into a new folder in one process (--jobs 1): {_cell(alone[0], alone[1], alone[3])}")
         if "show" in only and n:
             rows["show"] = _row(best(workings("show", f"bench-g{last // 500}/c{last}", "--root", str(root)), runs))
         if "check-draft" in only:

@@ -28,6 +28,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import LedgerError
 from .staging import Staging
@@ -97,6 +98,7 @@ def _fork(site: Site, page: Callable[[dict], str], staging: Staging, start: int,
     status = 1  # the child: its pages, then what it wrote, through the pipe; it never returns
     try:
         os.close(reader)
+        said: dict[str, Any]
         try:
             said = {"state": staging.state_of(_write(site, page, staging, start, stop))}
         except BaseException as exc:  # noqa: BLE001  # any failure goes to the parent, which raises it
@@ -111,7 +113,7 @@ def _fork(site: Site, page: Callable[[dict], str], staging: Staging, start: int,
         os._exit(status)  # never the parent's exit handlers, nor Staging's clean-up
 
 
-def _collect(pid: int, pipe: int) -> dict:
+def _collect(pid: int, pipe: int) -> dict[str, Any]:
     """What the child ``pid`` wrote (``Staging.state_of``), or its failure raised here."""
     chunks = []
     try:

@@ -42,7 +42,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LedgerError
 from ..loader import MAX_SNAPSHOT_BYTES, read_plain_file
@@ -328,14 +328,14 @@ class Staging:
         del self.looked.seen[relative]  # vouched for now: one key held, not two
         return True
 
-    def state_of(self, names: list[str]) -> dict:
+    def state_of(self, names: list[str]) -> dict[str, Any]:
         """What this staging noted of the files ``names`` (written by this process), as plain data for
         another process's ``adopt``: each one's sha256, and for each linked from the old site the
         ``lstat`` key the later looks trust (``render/forked.py``)."""
         return {"written": {name: self.written[name] for name in names},
                 "linked": {name: list(self.looked.still[name]) for name in names if name in self.linked}}
 
-    def adopt(self, state: dict) -> None:
+    def adopt(self, state: dict[str, Any]) -> None:
         """Note, as if written here, the files another process wrote into this staging folder and
         described with ``state_of``."""
         self.written.update(state["written"])
