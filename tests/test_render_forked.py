@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -156,6 +157,15 @@ def test_what_is_made_in_one_process(monkeypatch):
     assert forked.parts(_Claims(many), 1) == [(0, len(many))]
     assert forked.parts(_Claims(many[:-1]), 4) == [(0, len(many) - 1)]  # below MIN_CLAIMS
     assert forked.parts(_Claims(many[:-1] + ["c0"]), 2) == [(0, len(many))]  # an id twice: its page written twice
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:  # another thread running: fork would copy only this one
+        assert forked.parts(_Claims(many), 2) == [(0, len(many))]
+    finally:
+        stop.set()
+        other.join()
+    assert len(forked.parts(_Claims(many), 2)) == 2
     monkeypatch.setattr(forked.sys, "platform", "darwin")
     assert forked.parts(_Claims(many), 2) == [(0, len(many))]
     assert 1 <= forked.default_jobs() <= forked.MAX_JOBS

@@ -14,7 +14,7 @@ its own, unchanged. The site is the same bytes whatever the number of processes
 (``tests/test_render_forked.py``).
 
 One process only where fork is not how this platform makes processes (Windows; macOS, where it is
-unsafe), below ``MIN_CLAIMS`` claims (a fork and the merge would cost more than they save), where
+unsafe), where another thread is running (fork copies only the calling one), below ``MIN_CLAIMS`` claims (a fork and the merge would cost more than they save), where
 two claims share an id (their page is written twice, and the last write must be the later claim's),
 or when asked (``workings render --jobs 1``). A child that fails fails the render, with its error,
 before anything is swapped in; the staging folder is removed as for any failed render.
@@ -26,6 +26,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -50,7 +51,9 @@ def default_jobs() -> int:
 def parts(site: Site, jobs: int) -> list[tuple[int, int]]:
     """The claims' index ranges, one per process; a single one where the pages are made in one."""
     count = len(site.report.claims)
-    can_fork = hasattr(os, "fork") and sys.platform != "darwin"
+    # fork copies only the calling thread: with another thread running (a program using render_site
+    # as a library), a lock it held would stay held in the child
+    can_fork = hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
     if jobs <= 1 or not can_fork or count < MIN_CLAIMS or len(site.claim_pages) != count:
         return [(0, count)]
     jobs = min(jobs, count)
