@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+import socket
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -188,6 +189,21 @@ class _Server(ThreadingHTTPServer):
     def __init__(self, behaviour: Behaviour) -> None:
         super().__init__((LOOPBACK, 0), _Handler)
         self.behaviour = behaviour
+        self.handlers: list[threading.Thread] = []  # each request's thread, joined when the stand-in stops
+        self.open_requests: set[socket.socket] = set()
+
+    def process_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        """As ThreadingMixIn, keeping each thread and its socket: a client's kept-alive connection
+        would otherwise leave its thread waiting after the test (and a process that forks, render's,
+        must have no other thread running)."""
+        thread = threading.Thread(target=self.process_request_thread, args=(request, client_address), daemon=True)
+        self.open_requests.add(request)
+        self.handlers.append(thread)
+        thread.start()
+
+    def shutdown_request(self, request) -> None:  # type: ignore[no-untyped-def]
+        self.open_requests.discard(request)
+        super().shutdown_request(request)
 
     @property
     def url(self) -> str:
@@ -265,6 +281,13 @@ def serving(kind: type[_Server]) -> Iterator[_Server]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+        for request in list(server.open_requests):  # a kept-alive connection: end the wait for its next request
+            try:
+                request.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        for handler in server.handlers:
+            handler.join(timeout=5)
 
 
 # Fixtures shared by the refresh tests (imported by name into each test module).

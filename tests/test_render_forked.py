@@ -35,6 +35,9 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darw
 
 @pytest.fixture
 def small(monkeypatch) -> None:
+    # render forks only with no other thread running: one left by an earlier test would make these
+    # tests take the one-process path, so say which it is
+    assert threading.active_count() == 1, f"threads left running by earlier tests: {threading.enumerate()}"
     monkeypatch.setattr(forked, "MIN_CLAIMS", 0)
 
 
@@ -102,6 +105,16 @@ def test_rendering_again_links_the_unchanged_pages_each_process_made(ledger, tmp
     assert _leftovers(tmp_path) == []
 
 
+TEST_PROCESS = os.getpid()
+
+
+def _kill_child() -> None:
+    """A child process killed by a signal (never this test's own process)."""
+    if os.getpid() == TEST_PROCESS:
+        raise AssertionError("the page was made in the test's own process, not a child")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
 def _failing_page(monkeypatch, claim_id: str, failure) -> None:
     real = ClaimPages.page
 
@@ -116,7 +129,7 @@ def _failing_page(monkeypatch, claim_id: str, failure) -> None:
 @pytest.mark.parametrize("failure, raised, words", [
     (lambda: (_ for _ in ()).throw(ValueError("a bug in a page")), RuntimeError, "ValueError: a bug in a page"),
     (lambda: (_ for _ in ()).throw(LedgerError("cannot write this page")), LedgerError, "cannot write this page"),
-    (lambda: os.kill(os.getpid(), signal.SIGKILL), RuntimeError, "was ended by signal 9"),
+    (lambda: _kill_child(), RuntimeError, "was ended by signal 9"),
 ])
 def test_a_child_that_fails_fails_the_render_and_the_old_site_stays(ledger, tmp_path, small, forks, monkeypatch,
                                                                      failure, raised, words):
