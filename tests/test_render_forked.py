@@ -147,6 +147,24 @@ def test_a_child_that_fails_fails_the_render_and_the_old_site_stays(ledger, tmp_
     assert _leftovers(tmp_path) == []
 
 
+def test_a_part_whose_process_cannot_be_had_is_made_here(ledger, tmp_path, small, monkeypatch):
+    report = verify(ledger)
+    render_site(report, ledger, tmp_path / "one", jobs=1)
+    real, calls = os.fork, []
+
+    def refused_once():  # the second fork is refused, as a process limit refuses it
+        calls.append(1)
+        if len(calls) == 2:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return real()
+
+    monkeypatch.setattr(forked.os, "fork", refused_once)
+    render_site(report, ledger, tmp_path / "many", jobs=3)
+    assert len(calls) == 2
+    assert _files(tmp_path / "one") == _files(tmp_path / "many")
+    assert _leftovers(tmp_path) == []
+
+
 def test_the_parent_failing_takes_its_children_with_it(ledger, tmp_path, small, forks, monkeypatch):
     report = verify(ledger)
     _failing_page(monkeypatch, report.claims[0].id, lambda: (_ for _ in ()).throw(ValueError("parent's page")))

@@ -14,10 +14,12 @@ its own, unchanged. The site is the same bytes whatever the number of processes
 (``tests/test_render_forked.py``).
 
 One process only where fork is not how this platform makes processes (Windows; macOS, where it is
-unsafe), where another thread is running (fork copies only the calling one), below ``MIN_CLAIMS`` claims (a fork and the merge would cost more than they save), where
-two claims share an id (their page is written twice, and the last write must be the later claim's),
-or when asked (``workings render --jobs 1``). A child that fails fails the render, with its error,
-before anything is swapped in; the staging folder is removed as for any failed render.
+unsafe), where another thread is running (fork copies only the calling one), below ``MIN_CLAIMS``
+claims (a fork and the merge would cost more than they save), where two claims share an id (their
+page is written twice, and the last write must be the later claim's), or when asked (``workings
+render --jobs 1``); a part whose process cannot be had (fork refused: a limit, memory) is made by
+this one. A child that fails fails the render, with its error, before anything is swapped in; the
+staging folder is removed as for any failed render.
 """
 
 from __future__ import annotations
@@ -66,10 +68,15 @@ def write_claim_pages(site: Site, page: Callable[[dict], str], staging: Staging,
     ``parts`` allows."""
     ranges = parts(site, jobs)
     children: list[tuple[int, int]] = []
+    here = [ranges[0]]  # the parts this process makes
     try:
         for start, stop in ranges[1:]:
-            children.append(_fork(site, page, staging, start, stop))
-        _write(site, page, staging, *ranges[0])
+            try:
+                children.append(_fork(site, page, staging, start, stop))
+            except OSError:  # no process to be had: this one makes the part
+                here.append((start, stop))
+        for start, stop in here:
+            _write(site, page, staging, start, stop)
         while children:
             pid, pipe = children.pop(0)
             staging.adopt(_collect(pid, pipe))
@@ -94,7 +101,12 @@ def _write(site: Site, page: Callable[[dict], str], staging: Staging, start: int
 
 def _fork(site: Site, page: Callable[[dict], str], staging: Staging, start: int, stop: int) -> tuple[int, int]:
     reader, writer = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(reader)
+        os.close(writer)
+        raise
     if pid:
         os.close(writer)
         return pid, reader
