@@ -1,5 +1,5 @@
 """Property tests for what check-draft's scan reads off a record's bytes without parsing it
-(``draft.near._plain``) and for the test that narrows which records could be a draft sentence's
+(``draft.near.plain``) and for the test that narrows which records could be a draft sentence's
 (``identity.may_be_same``): the first gives exactly what YAML gives or leaves the record to the
 parser; the second is never false where the sentences are the same (``identity.same``)."""
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from workings.draft import identity
 from workings.draft.finder import find_figures
-from workings.draft.near import _plain
+from workings.draft.near import plain
 
 KEYS = ("said", "figure", "also_said", "said", "label", "notes", "id", "Said", "said_x")
 VALUES = ("The cache holds 24 GB per card.", '"Quoted, it holds 8 GB: per card."', '"esc\\x41pe 5 GB"', "64 GB",
@@ -45,7 +45,7 @@ def records(draw) -> bytes:
 @example("said: It holds 5 GB.\n  \u3000\nfigure: 5 GB\n".encode())  # to YAML an ideographic space is text
 @example("said: It holds 5 GB.\nfigure: 5 GB\n  \xa0\n".encode())
 def test_the_scan_reads_a_record_as_yaml_does_or_leaves_it_to_the_parser(raw):
-    read = _plain(raw)
+    read = plain(raw)
     if read is None:
         return  # parsed: nothing decided on the bytes
     said, figure = read

@@ -102,15 +102,18 @@ def test_paused_gives_back_the_state_it_found_even_on_an_exception():
 
 
 def test_check_draft_imports_the_atomic_writer_only_to_write(repo_copy, tmp_path):
-    """check-draft writes nothing without --json, and loading measurements only reads them: neither
-    imports ``workings.atomic`` (compiled from source at every start otherwise)."""
+    """check-draft writes nothing without --json but its scan's memory (``draft.scanmemo``), and that
+    only when a record changed; loading measurements only reads them: none of these imports
+    ``workings.atomic`` (compiled from source at every start otherwise)."""
     import subprocess
 
-    probe = ("import runpy, sys\nsys.argv = ['workings', *sys.argv[1:]]\n"
+    probe = ("import runpy, sys\nimport workings.draft.scanmemo as memo\nmemo.RACY_NS = 0  # the copy's records count as settled\n"
+             "sys.argv = ['workings', *sys.argv[1:]]\n"
              "try:\n    runpy.run_module('workings', run_name='__main__')\nexcept SystemExit:\n    pass\n"
              "print('atomic imported:', 'workings.atomic' in sys.modules, file=sys.stderr)\n")
     article = str(repo_copy / ARTICLE)
-    for extra, imported in (([], False), (["--json", str(tmp_path / "out.json")], True)):
+    # the first run writes the memory; the second finds every record as it left it
+    for extra, imported in (([], True), ([], False), (["--no-cache"], False), (["--json", str(tmp_path / "out.json")], True)):
         done = subprocess.run([sys.executable, "-c", probe, "check-draft", article, "--root", str(repo_copy), *extra],
                               capture_output=True, text=True, timeout=300)
         assert f"atomic imported: {imported}" in done.stderr, done.stderr

@@ -58,7 +58,7 @@ from typing import Any
 
 from .frozen import frozen
 from . import __version__, units
-from .cachestore import Spill, Store, dumps, loads
+from .cachestore import RACY_NS, Spill, Store, dumps, loads  # RACY_NS: a hash is remembered only for a file older than this
 from .cacheshares import own_sources, shares
 from .engine import evaluate_claims, evaluate_ledger
 from .errors import LedgerError
@@ -71,7 +71,6 @@ from .written import Verified
 
 FORMAT = 3  # 2: each claim's share of the outputs (written.Piece) and its links kept beside its result;
 # 3: the whole result kept only for a claim the annotations show, and what a claim built on it reads as plain data
-RACY_NS = 2_000_000_000  # a snapshot's hash is remembered only when its ctime is older than this
 
 
 @frozen

@@ -41,14 +41,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import atomic
-
 MAGIC = b"workings-cache 3\n"
 MAC_BYTES = 32
 SHARDED = "claims"  # the part of a pack kept in segments: written again only where it changed
 SHARDS = 64
 ENV_DIR = "WORKINGS_CACHE_DIR"
 ENV_OFF = "WORKINGS_NO_CACHE"
+RACY_NS = 2_000_000_000  # what a file's identity vouches for is remembered only when its ctime is older than this
+KINDS = (".pack", ".scan")  # verify's pack; check-draft's scan (``draft.scanmemo``)
 
 # what a pack may build: the report's records, the source records, exact numbers; nothing callable
 _ALLOWED = {
@@ -219,9 +219,10 @@ class Store:
     _shards: dict[int, tuple[dict[Any, Any], list[_Segment]]] = field(default_factory=dict)
 
     @classmethod
-    def for_root(cls, root: Path, folder: Path | None = None) -> Store:
-        """The store for the ledger at ``root``; CacheRefused when the cache folder overlaps the
-        ledger's folder."""
+    def for_root(cls, root: Path, folder: Path | None = None, kind: str = ".pack") -> Store:
+        """The store for the ledger at ``root`` (``kind``: verify's ``.pack``, or check-draft's
+        ``.scan``); CacheRefused when the cache folder overlaps the ledger's folder."""
+        assert kind in KINDS
         folder = Path(folder) if folder is not None else cache_dir()
         real_root, real_folder = Path(os.path.realpath(root)), Path(os.path.realpath(folder))
         if real_folder.is_relative_to(real_root) or real_root.is_relative_to(real_folder):
@@ -229,7 +230,7 @@ class Store:
                                f"the ledger's folder {root}; a cache there could be planted by a pull request, so "
                                f"none is used (set {ENV_DIR} to a folder outside it)")
         name = hashlib.sha256(os.fsencode(real_root)).hexdigest()[:32]
-        return cls(path=folder / "ledgers" / f"{name}.pack", secret_path=folder / "secret")
+        return cls(path=folder / "ledgers" / f"{name}{kind}", secret_path=folder / "secret")
 
     def key(self) -> bytes | None:
         """The MAC key, made the first time (0600 in a 0700 folder); None when it cannot be trusted."""
@@ -324,6 +325,8 @@ class Store:
                     pickled, raw = dump_shard(shard)
                     segments.extend((_seal(key, [pickled]), _seal(key, raw)))
             _private_folder(self.path.parent)
+            from . import atomic  # on writing only: a check-draft whose scan memory is unchanged writes nothing
+
             atomic.write_parts(self.path, _layout(key, segments))
         except OSError as exc:  # deleted or unwritable during the run: the results stand, uncached
             self.notes.append(f"cache {self.path} was not written ({exc.strerror or exc}); the next run starts cold")
@@ -353,7 +356,7 @@ def _prune(folder: Path) -> None:
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
-                if entry.name.endswith(".pack") and entry.is_file(follow_symlinks=False) \
+                if entry.name.endswith(KINDS) and entry.is_file(follow_symlinks=False) \
                         and entry.stat(follow_symlinks=False).st_mtime < cutoff:
                     os.unlink(entry.path)
     except OSError:

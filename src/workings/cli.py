@@ -426,17 +426,24 @@ def render(root: Path, out: Path | None, jobs: int | None) -> None:
         sys.exit(2)
 
 
-def _neighbourhood(root: Path):
+def _neighbourhood(root: Path, no_cache: bool = False):
     """The ledger as one draft needs it: only the claims that could be about its figures are
     loaded and evaluated, with what they rest on (``draft.near``); the verdicts are the ones the
-    whole ledger gives."""
+    whole ledger gives. The records are found by a scan that reads only those changed since the
+    last (``draft.scanmemo``), unless ``no_cache``."""
     from .draft.near import Neighbourhood
 
     try:
-        return Neighbourhood(root)
+        near = Neighbourhood(root)
     except LedgerError as exc:
         _error(exc)
         sys.exit(2)
+    if not no_cache:
+        from .draft.scanmemo import memo_for
+
+        near.memo, notes = memo_for(root)
+        near.notes.extend(notes)
+    return near
 
 
 def _check_file(draft: Path, report, issue: str | None):
@@ -467,9 +474,12 @@ def _check_file(draft: Path, report, issue: str | None):
 @click.option("--published", is_flag=True,
               help="FILE is a published text (claims/SLUG/article.md): pass when every figure is backed, an "
                    "acknowledged erratum, or listed with a reason under not_backed in its front matter.")
+@click.option("--no-cache", is_flag=True,
+              help="Read every claim record, neither reading nor writing what earlier runs read of them "
+                   "(so does WORKINGS_NO_CACHE=1).")
 @paused()  # few cycles are built: no collection rescans what was (gcpause)
 def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | None, fmt: str, set_aside: bool,
-                quiet: bool, published: bool) -> None:
+                quiet: bool, published: bool, no_cache: bool) -> None:
     """Find every figure in the draft FILE (Markdown or text) and hold it against the ledger:
     backed, drift, ambiguous, erratum, unchecked or unbacked, with the line and the sentence."""
     from .draft.output import render, to_json
@@ -477,8 +487,9 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
 
     frozen_at_exit()  # the interpreter's last collection would rescan everything still alive for nothing
 
+    near = _neighbourhood(root, no_cache)
     try:
-        result = _check_file(draft, _neighbourhood(root), issue)  # a draft that cannot be read: exit 2 there
+        result = _check_file(draft, near, issue)  # a draft that cannot be read: exit 2 there
         accounting = None
         if published:
             from .draft import published as published_text
@@ -489,6 +500,7 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     except LedgerError as exc:  # a draft's front matter that cannot be read
         _error(exc)
         sys.exit(2)
+    _say(*near.notes, err=True)  # what became of the scan's memory, when it was not simply used
     if json_path:
         from . import atomic  # only with --json
 

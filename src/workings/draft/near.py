@@ -28,7 +28,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Optional, Protocol
 
 from .. import loader as records
 from ..engine import evaluate_ledger
@@ -67,8 +67,12 @@ class Entry(NamedTuple):
     figure: str | None = None
 
 
-def scan(root: Path) -> list[Entry]:
-    """Every record under claims/, in the walk's order, read off its bytes."""
+Read = Optional[tuple[tuple[str, ...], Optional[str]]]  # what ``read`` gives: plain's answer, or None
+
+
+def scan(root: Path, memo: Memo | None = None) -> list[Entry]:
+    """Every record under claims/, in the walk's order, read off its bytes (or, with ``memo``, off
+    what an earlier scan read from the same file, unchanged since: ``draft.scanmemo``)."""
     out: list[Entry] = []
     ids: set[str] = set()
     twice: set[str] = set()
@@ -78,14 +82,28 @@ def scan(root: Path) -> list[Entry]:
         if claim_id in ids:
             twice.add(claim_id)
         ids.add(claim_id)
-        raw = read_record(name, regular)
-        read = _plain(raw) if raw is not None else None
-        out.append(Entry(name, claim_id, None) if read is None else Entry(name, claim_id, *read))
+        got = read(name, regular) if memo is None else memo.read(name, name[prefix:], regular)
+        out.append(Entry(name, claim_id, None) if got is None else Entry(name, claim_id, *got))
     # x.yaml beside x.yml: both refused by the loader; parse both so the refusal is the loader's
     return [Entry(e.path, e.id, None) if e.id in twice else e for e in out] if twice else out
 
 
-def _plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:
+def read(name: str, regular: bool) -> Read:
+    """A record's sentences and figure off its bytes (``plain``); None: not plain, or not a file
+    ``read_record`` reads (a link, a pipe, too large, unreadable): parsed, and the loader says why."""
+    raw = read_record(name, regular)
+    return plain(raw) if raw is not None else None
+
+
+class Memo(Protocol):
+    """What a scan asks of a memory of earlier scans (``draft.scanmemo.ScanMemo``)."""
+
+    def read(self, name: str, rel: str, regular: bool) -> Read: ...
+
+    def save(self) -> None: ...
+
+
+def plain(raw: bytes) -> tuple[tuple[str, ...], str | None] | None:
     """(said and also_said, figure) of a record in the plain form; None for any other form."""
     if b"\\" in raw or b"\r" in raw or b"\t" in raw:  # escapes, CR, tabs
         return None
@@ -179,14 +197,19 @@ def _group(claim_id: str) -> str:
 class Neighbourhood:
     """The ledger at ``root`` as one draft needs it (pass it to ``check_text`` for a Report)."""
 
-    def __init__(self, root: str | os.PathLike):
+    def __init__(self, root: str | os.PathLike, memo: Memo | None = None):
         self.root = Path(root)
         if not (self.root / CLAIMS_DIR).is_dir() and not (self.root / SOURCES_DIR).is_dir():
             raise LedgerError(f"{self.root}: no claims/ or ledger/sources/ here; is --root the ledger's folder?")
         self.parsed = 0     # records parsed, claims and sources (for tests)
+        self.memo = memo    # what an earlier scan read (``draft.scanmemo.ScanMemo``), or None: read every record
+        self.notes: list[str] = []  # for stderr: what became of the memo, when it was not simply used
 
     def for_draft(self, found: Found, markers: list[Marker], issue: str | None) -> Claims:
-        entries = scan(self.root)
+        entries = scan(self.root, self.memo)
+        if self.memo is not None:
+            self.memo.save()
+            self.notes.extend(self.memo.notes)
         wanted = {e.path for e in entries if e.said is None}  # not plain: always parsed
         named = {m.claim for m in markers}
         wanted |= {e.path for e in entries if e.id in named or issue is not None and _group(e.id) == issue}
