@@ -98,6 +98,9 @@ def read(name: str, regular: bool) -> Read:
 class Memo(Protocol):
     """What a scan asks of a memory of earlier scans (``draft.scanmemo.ScanMemo``)."""
 
+    @property
+    def notes(self) -> list[str]: ...
+
     def read(self, name: str, rel: str, regular: bool) -> Read: ...
 
     def save(self) -> None: ...
