@@ -43,6 +43,12 @@ is set (as on the development machine), workings' own modules are compiled from 
 start, which an installed package never does (pip compiles them at install). ``--bytecode`` times
 every command with its modules compiled and cached beforehand (``cache_bytecode``); the first line
 printed says which.
+
+Instructions: ``--instructions`` counts what each command executes instead of timing it, under
+valgrind's callgrind (one run each, bytecode cached as with ``--bytecode``, PYTHONHASHSEED=0, every
+process a command forks summed). Seconds on a shared machine move by a third between runs minutes
+apart; the count moves by well under a percent, so comparisons between two versions of the code, or
+against the floor, are made in it. Peak memory is not measured under valgrind.
 Exits non-zero when a command fails (the generated ledgers hold no drift), so CI can run it small.
 """
 
@@ -58,6 +64,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
 ARTICLE = "claims/kv-bytes-per-token/article.md"
@@ -107,8 +114,30 @@ def make_ledger(root: Path, n: int, variant: str = "b", *, group_prefix: str = "
             f"  per_token: 2 * layers * kv * head_dim * value_bytes / token\n  total: {step}\n")
 
 
-def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, str, float]:
-    """One process: (wall seconds, peak RSS in bytes, its output, CPU seconds); exits when it fails."""
+class Run(NamedTuple):
+    """One process, measured: wall seconds, peak resident bytes, its output, CPU seconds (user plus
+    system); with ``--instructions``, the instructions it executed instead (seconds and memory under
+    valgrind say nothing of the command's own, so they are not kept)."""
+
+    seconds: float
+    peak: int
+    text: str
+    cpu: float
+    instructions: int | None = None
+
+
+COUNTING: Path | None = None  # with --instructions: where callgrind writes, one file per process
+
+
+def run_once(cmd: list[str], ok: tuple[int, ...] = (0,), *, count: bool = True) -> Run:
+    """One process, measured (``count``: under callgrind when --instructions is on; an untimed run
+    that only prepares the next passes False); exits when it fails."""
+    counted = COUNTING is not None and count
+    if counted:
+        for old in COUNTING.glob("callgrind.out.*"):
+            old.unlink()
+        # %p: a process that forks (render's page makers) writes one file per process; all are summed
+        cmd = ["valgrind", "--tool=callgrind", "--quiet", f"--callgrind-out-file={COUNTING}/callgrind.out.%p", *cmd]
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
@@ -120,16 +149,34 @@ def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, st
     if proc.returncode not in ok:
         sys.exit(f"{' '.join(cmd)} exited {proc.returncode}:\n{text[-3000:]}")
     peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
-    return seconds, peak, text, usage.ru_utime + usage.ru_stime
+    if counted:
+        return Run(0.0, 0, text, 0.0, _instructions(COUNTING, cmd))
+    return Run(seconds, peak, text, usage.ru_utime + usage.ru_stime)
 
 
-def best(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,), before=None) -> tuple[float, int, str, float]:
+def _instructions(folder: Path, cmd: list[str]) -> int:
+    """The instructions callgrind counted, over every process of the run (its ``totals:`` lines)."""
+    total, files = 0, sorted(folder.glob("callgrind.out.*"))
+    for path in files:
+        for line in path.read_text(errors="replace").splitlines():
+            if line.startswith(("totals:", "summary:")):
+                total += int(line.split()[1])
+                break
+        else:
+            sys.exit(f"{path}: no totals line from callgrind ({' '.join(cmd)})")
+    if not files:
+        sys.exit(f"callgrind wrote nothing for {' '.join(cmd)}")
+    return total
+
+
+def best(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,), before=None) -> Run:
+    """The fastest of ``runs`` runs (one when counting instructions: the count does not move)."""
     results = []
-    for _ in range(runs):
+    for _ in range(1 if COUNTING is not None else runs):
         if before:
             before()
         results.append(run_once(cmd, ok))
-    return min(results, key=lambda r: r[0])
+    return min(results, key=lambda r: r.seconds)
 
 
 def workings(*args: str) -> list[str]:
@@ -166,18 +213,19 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
                 claim.write_text(original.replace("Synthetic claim", f"Synthetic claim (edited {time.time_ns()})"))
 
             done = best(workings("verify", "--quiet", "--root", str(root)), runs, before=touch)
-            said = next((line for line in done[2].splitlines() if line.startswith("cache: recomputed")), "")
+            said = next((line for line in done.text.splitlines() if line.startswith("cache: recomputed")), "")
             rows["warm verify"] = _row(done, f"{said.split(' (cache:')[0]}; the first run, filling the cache: "
-                                             f"{_cell(filling[0], filling[1], filling[3])}")
+                                             f"{_cell(filling)}")
         if "render" in only:
             # each run into a new folder (a first render); then once more over a site render wrote,
             # which links its unchanged pages and vouches for every file of it before swapping the new one in
-            made = [run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site{i}")) for i in range(runs)]
+            made = [run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site{i}"))
+                    for i in range(1 if COUNTING is not None else runs)]
             again = run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site0"))
             alone = run_once(workings("render", "--root", str(root), "--out", f"{tmp}/site-one", "--jobs", "1"))
-            rows["render"] = _row(min(made, key=lambda r: r[0]),
-                                  f"into a new folder; rendering again over that site: {_cell(again[0], again[1], again[3])}; "
-                                  f"into a new folder in one process (--jobs 1): {_cell(alone[0], alone[1], alone[3])}")
+            rows["render"] = _row(min(made, key=lambda r: r.seconds),
+                                  f"into a new folder; rendering again over that site: {_cell(again)}; "
+                                  f"into a new folder in one process (--jobs 1): {_cell(alone)}")
         if "show" in only and n:
             rows["show"] = _row(best(workings("show", f"bench-g{last // 500}/c{last}", "--root", str(root)), runs))
         if "check-draft" in only:
@@ -189,9 +237,9 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
             check = workings("check-draft", str(root / ARTICLE), "--root", str(root))
             first = run_once(check, ok=(0, 1))
             if not list(Path(f"{tmp}/cache/ledgers").glob("*.scan")):
-                sys.exit(f"check-draft wrote no memory of its scan:\n{first[2][-3000:]}")
+                sys.exit(f"check-draft wrote no memory of its scan:\n{first.text[-3000:]}")
             rows["warm check-draft"] = _row(best(check, runs, ok=(0, 1)),
-                                            f"the first run, writing its scan's memory: {_cell(first[0], first[1], first[3])}")
+                                            f"the first run, writing its scan's memory: {_cell(first)}")
     return rows
 
 
@@ -208,7 +256,7 @@ def bench_repository(runs: int) -> list[tuple[str, tuple[float, int, str, float]
         shutil.copytree(REPO / "ledger", root / "ledger")
         verify = workings("verify", "--quiet", "--root", str(root), "--json", f"{tmp}/r.json")
         rows.append(("verify, this repository's ledger (cold):", best([*verify, "--no-cache"], runs)))
-        run_once(verify)  # fills the cache
+        run_once(verify, count=False)  # fills the cache
         rows.append(("  again, nothing changed (cache warm):", best(verify, runs)))
         claim = min(root.glob("claims/*/*.yaml"))
         original = claim.read_text()
@@ -233,19 +281,26 @@ def cache_bytecode(tmp: str) -> None:
     shutil.copytree(REPO / "claims", root / "claims")
     shutil.copytree(REPO / "ledger", root / "ledger")
     claim = min(root.glob("claims/*/*.yaml"))
-    run_once([sys.executable, "-c", "import yaml; from workings import units; units.registry()"])
+    run_once([sys.executable, "-c", "import yaml; from workings import units; units.registry()"], count=False)
     for args in (("verify", "--no-cache", "--quiet"), ("verify", "--quiet"), ("render", "--out", f"{tmp}/site"),
                  ("show", f"{claim.parent.name}/{claim.stem}"), ("check-draft", str(root / ARTICLE))):
-        run_once(workings(*args, "--root", str(root)), ok=(0, 1))
+        run_once(workings(*args, "--root", str(root)), ok=(0, 1), count=False)
 
 
-def _row(done, note: str = "") -> tuple:
-    seconds, peak, _, cpu = done
-    return seconds, peak, cpu, note
+def _row(done: Run, note: str = "") -> tuple[Run, str]:
+    return done, note
 
 
-def _cell(seconds: float, peak: int, cpu: float) -> str:
-    return f"{seconds:.2f} s ({cpu:.2f} s CPU), {peak / 2**20:.0f} MB"
+def _cell(done: Run) -> str:
+    if done.instructions is not None:
+        return f"{done.instructions / 1e9:.3f} G instructions"
+    return f"{done.seconds:.2f} s ({done.cpu:.2f} s CPU), {done.peak / 2**20:.0f} MB"
+
+
+def _against(done: Run, floor: Run) -> str:
+    if done.instructions is not None and floor.instructions:
+        return f"{done.instructions / floor.instructions:.2f}x the floor"
+    return f"{done.seconds / floor.seconds:.2f}x the floor; {done.cpu / floor.cpu:.2f}x in CPU time"
 
 
 def main() -> None:
@@ -257,22 +312,35 @@ def main() -> None:
     parser.add_argument("--bytecode", action="store_true",
                         help="time every command with its modules' bytecode compiled and cached beforehand, as an "
                              "installed package runs (see cache_bytecode); by default, as this Python is set up")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the instructions each command executes (valgrind's callgrind, one run each, "
+                             "bytecode cached, PYTHONHASHSEED=0) instead of timing it: a count that does not move "
+                             "with the machine's load")
     args = parser.parse_args()
     only = set(args.only or COMMANDS)
     sizes, variants = args.n or [1000, 10000], args.variant or ["a", "b"]
-    bytecode_dir = tempfile.TemporaryDirectory(prefix="workings-bytecode-") if args.bytecode else None
+    counting_dir = tempfile.TemporaryDirectory(prefix="workings-callgrind-") if args.instructions else None
+    if counting_dir is not None:
+        if shutil.which("valgrind") is None:
+            sys.exit("--instructions counts with valgrind, which is not installed (Debian: apt-get install valgrind)")
+        os.environ["PYTHONHASHSEED"] = "0"  # sets and dicts of text iterate alike in every run: the count repeats
+    bytecode_dir = tempfile.TemporaryDirectory(prefix="workings-bytecode-") if args.bytecode or args.instructions else None
     if bytecode_dir is not None:
         cache_bytecode(bytecode_dir.name)
         print("bytecode: compiled once beforehand and cached for every command (--bytecode)")
+    if counting_dir is not None:
+        global COUNTING
+        COUNTING = Path(counting_dir.name)
+        print("instructions: each command counted once under valgrind's callgrind, every process it forks included "
+              "(--instructions)")
     elif os.environ.get("PYTHONDONTWRITEBYTECODE"):
         print("bytecode: none cached (PYTHONDONTWRITEBYTECODE is set): every command compiles workings' modules "
               "from source; --bytecode times them as an installed package runs")
 
     floor = best([sys.executable, "-c", "import yaml; from workings import units; units.registry()"], args.runs)
-    print(f"floor (python + import yaml + pint's registry): {_cell(floor[0], floor[1], floor[3])}")
+    print(f"floor (python + import yaml + pint's registry): {_cell(floor)}")
     for label, done in bench_repository(args.runs):
-        print(f"{label:<48}{_cell(done[0], done[1], done[3])}"
-              f"  ({done[0] / floor[0]:.2f}x the floor; {done[3] / floor[3]:.2f}x in CPU time)")
+        print(f"{label:<48}{_cell(done)}  ({_against(done, floor)})")
     print()
     header = "| command | variant | " + " | ".join(f"{n:,} claims" for n in sizes) + " |"
     print(header)
@@ -284,8 +352,8 @@ def main() -> None:
             rows = bench_ledger(n, variant, args.runs, only)
             for command in COMMANDS:
                 if command in rows:
-                    seconds, peak, cpu, note = rows[command]
-                    table.setdefault((command, variant), []).append(_cell(seconds, peak, cpu))
+                    done, note = rows[command]
+                    table.setdefault((command, variant), []).append(_cell(done))
                     if note:
                         notes.append(f"{command}, variant {variant}, {n:,} claims: {note.strip()}")
     for (command, variant), cells in table.items():

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +52,55 @@ def test_bench_with_bytecode_cached_beforehand():
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("bytecode: compiled once beforehand")
     assert "| show | b | " in done.stdout and "| check-draft | b | " in done.stdout
+
+
+def _valgrind() -> str:
+    """valgrind's path; a skip where it is not installed, unless WORKINGS_REQUIRE_VALGRIND=1 (as
+    ``.ci/run`` sets, after ``scripts/test.sh`` installed it), where its absence fails."""
+    found = shutil.which("valgrind")
+    if found is None:
+        if os.environ.get("WORKINGS_REQUIRE_VALGRIND") == "1":
+            pytest.fail("WORKINGS_REQUIRE_VALGRIND=1 but valgrind is not installed")
+        pytest.skip("valgrind is not installed (Debian: apt-get install valgrind); scripts/test.sh installs it as root")
+    return found
+
+
+def test_bench_counts_instructions_under_callgrind():
+    _valgrind()
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--instructions", "--n", "10",
+                           "--variant", "b", "--only", "show"], capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout + done.stderr
+    counted = {}
+    for line in done.stdout.splitlines():
+        found = re.search(r"^(\S.*?):?\s+(\d+\.\d{3}) G instructions(?:\s+\((\d+\.\d\d)x the floor\))?", line.strip())
+        if found:
+            counted[found.group(1).strip()] = (float(found.group(2)), found.group(3))
+    floor = counted["floor (python + import yaml + pint's registry)"][0]
+    cold, ratio = counted["verify, this repository's ledger (cold)"]
+    assert 0.05 < floor < cold < 50, done.stdout  # real counts: Python with pint is hundreds of millions
+    assert ratio is not None and abs(float(ratio) - cold / floor) < 0.011, done.stdout  # the ratio of the counts
+    assert counted["again, nothing changed (cache warm)"][0] < cold, done.stdout  # no unit parsed, no pint
+    assert re.search(r"^\| show \| b \| \d+\.\d{3} G instructions \|$", done.stdout, re.MULTILINE), done.stdout
+    assert " s CPU" not in done.stdout  # nothing timed under valgrind is printed as time
+
+
+def test_instructions_sum_every_process_a_command_forks(tmp_path, monkeypatch):
+    _valgrind()
+    monkeypatch.setattr(bench, "COUNTING", tmp_path)
+    work = "sum(i * i for i in range(300_000))"
+    alone = bench.run_once([sys.executable, "-S", "-c", work]).instructions
+    forked = bench.run_once([sys.executable, "-S", "-c",
+                             f"import os\npid = os.fork()\n{work}\nif pid: os.waitpid(pid, 0)"]).instructions
+    # the child repeats the work: counting the parent alone would give about ``alone``
+    assert alone and forked and forked > 1.6 * alone, (alone, forked)
+    monkeypatch.setattr(bench, "COUNTING", None)
+    timed = bench.run_once([sys.executable, "-S", "-c", "pass"])
+    assert timed.instructions is None and timed.seconds > 0
+
+
+def test_instructions_without_valgrind_say_what_is_missing(tmp_path):
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--instructions", "--n", "1"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PATH": str(tmp_path)})  # an empty folder: no valgrind on it
+    assert done.returncode != 0
+    assert "valgrind, which is not installed" in done.stderr
