@@ -136,8 +136,11 @@ def run_once(cmd: list[str], ok: tuple[int, ...] = (0,), *, count: bool = True) 
     if counted:
         for old in COUNTING.glob("callgrind.out.*"):
             old.unlink()
-        # %p: a process that forks (render's page makers) writes one file per process; all are summed
-        cmd = ["valgrind", "--tool=callgrind", "--quiet", f"--callgrind-out-file={COUNTING}/callgrind.out.%p", *cmd]
+        # %p: a process that forks (render's page makers) writes one file per process, and all are summed;
+        # a child starts with its parent's counts so far, so the parent writes those out (and starts
+        # again from zero) just before each fork: every instruction is in exactly one file
+        cmd = ["valgrind", "--tool=callgrind", "--quiet", "--dump-before=fork",
+               f"--callgrind-out-file={COUNTING}/callgrind.out.%p", *cmd]
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
@@ -155,7 +158,8 @@ def run_once(cmd: list[str], ok: tuple[int, ...] = (0,), *, count: bool = True) 
 
 
 def _instructions(folder: Path, cmd: list[str]) -> int:
-    """The instructions callgrind counted, over every process of the run (its ``totals:`` lines)."""
+    """The instructions callgrind counted, over every process of the run and every part a process
+    wrote (one ``totals:`` line each)."""
     total, files = 0, sorted(folder.glob("callgrind.out.*"))
     for path in files:
         for line in path.read_text(errors="replace").splitlines():

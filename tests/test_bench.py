@@ -84,15 +84,24 @@ def test_bench_counts_instructions_under_callgrind():
     assert " s CPU" not in done.stdout  # nothing timed under valgrind is printed as time
 
 
-def test_instructions_sum_every_process_a_command_forks(tmp_path, monkeypatch):
+def test_instructions_sum_every_process_a_command_forks_counting_each_instruction_once(tmp_path, monkeypatch):
     _valgrind()
     monkeypatch.setattr(bench, "COUNTING", tmp_path)
     work = "sum(i * i for i in range(300_000))"
-    alone = bench.run_once([sys.executable, "-S", "-c", work]).instructions
-    forked = bench.run_once([sys.executable, "-S", "-c",
-                             f"import os\npid = os.fork()\n{work}\nif pid: os.waitpid(pid, 0)"]).instructions
-    # the child repeats the work: counting the parent alone would give about ``alone``
-    assert alone and forked and forked > 1.6 * alone, (alone, forked)
+
+    def count(code: str) -> int:
+        counted = bench.run_once([sys.executable, "-S", "-c", code]).instructions
+        assert counted
+        return counted
+
+    alone = count(work)
+    # both processes do the work after the fork: counting the parent alone would give about ``alone``
+    after = count(f"import os\npid = os.fork()\n{work}\nif pid: os.waitpid(pid, 0)\nelse: os._exit(0)")
+    # the parent works, then forks a child that does nothing: a child counted with the costs it
+    # inherited from before the fork would give about twice ``alone``
+    before = count(f"import os\n{work}\npid = os.fork()\nif pid: os.waitpid(pid, 0)\nelse: os._exit(0)")
+    assert after > 1.6 * alone, (alone, after)
+    assert before < 1.2 * alone, (alone, before)
     monkeypatch.setattr(bench, "COUNTING", None)
     timed = bench.run_once([sys.executable, "-S", "-c", "pass"])
     assert timed.instructions is None and timed.seconds > 0
