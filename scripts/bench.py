@@ -46,9 +46,11 @@ printed says which.
 
 Instructions: ``--instructions`` counts what each command executes instead of timing it, under
 valgrind's callgrind (one run each, bytecode cached as with ``--bytecode``, PYTHONHASHSEED=0, every
-process a command forks summed). Seconds on a shared machine move by a third between runs minutes
-apart; the count moves by well under a percent, so comparisons between two versions of the code, or
-against the floor, are made in it. Peak memory is not measured under valgrind.
+process a command forks summed, each instruction once: ``--dump-before=fork``). Seconds on a shared
+machine move by a third between runs minutes apart; the count repeats to the million, so comparisons
+between two versions of the code, or against the floor, are made in it. Peak memory is not measured
+under valgrind.
+
 Exits non-zero when a command fails (the generated ledgers hold no drift), so CI can run it small.
 """
 
@@ -132,15 +134,15 @@ COUNTING: Path | None = None  # with --instructions: where callgrind writes, one
 def run_once(cmd: list[str], ok: tuple[int, ...] = (0,), *, count: bool = True) -> Run:
     """One process, measured (``count``: under callgrind when --instructions is on; an untimed run
     that only prepares the next passes False); exits when it fails."""
-    counted = COUNTING is not None and count
-    if counted:
-        for old in COUNTING.glob("callgrind.out.*"):
+    counting = COUNTING if count else None
+    if counting is not None:
+        for old in counting.glob("callgrind.out.*"):
             old.unlink()
         # %p: a process that forks (render's page makers) writes one file per process, and all are summed;
         # a child starts with its parent's counts so far, so the parent writes those out (and starts
         # again from zero) just before each fork: every instruction is in exactly one file
         cmd = ["valgrind", "--tool=callgrind", "--quiet", "--dump-before=fork",
-               f"--callgrind-out-file={COUNTING}/callgrind.out.%p", *cmd]
+               f"--callgrind-out-file={counting}/callgrind.out.%p", *cmd]
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
@@ -152,8 +154,8 @@ def run_once(cmd: list[str], ok: tuple[int, ...] = (0,), *, count: bool = True) 
     if proc.returncode not in ok:
         sys.exit(f"{' '.join(cmd)} exited {proc.returncode}:\n{text[-3000:]}")
     peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
-    if counted:
-        return Run(0.0, 0, text, 0.0, _instructions(COUNTING, cmd))
+    if counting is not None:
+        return Run(0.0, 0, text, 0.0, _instructions(counting, cmd))
     return Run(seconds, peak, text, usage.ru_utime + usage.ru_stime)
 
 
@@ -161,6 +163,8 @@ def _instructions(folder: Path, cmd: list[str]) -> int:
     """The instructions callgrind counted, over every process of the run and every part a process
     wrote (one ``totals:`` line each)."""
     total, files = 0, sorted(folder.glob("callgrind.out.*"))
+    if not files:
+        sys.exit(f"callgrind wrote nothing for {' '.join(cmd)}")
     for path in files:
         for line in path.read_text(errors="replace").splitlines():
             if line.startswith(("totals:", "summary:")):
@@ -168,8 +172,6 @@ def _instructions(folder: Path, cmd: list[str]) -> int:
                 break
         else:
             sys.exit(f"{path}: no totals line from callgrind ({' '.join(cmd)})")
-    if not files:
-        sys.exit(f"callgrind wrote nothing for {' '.join(cmd)}")
     return total
 
 
@@ -187,9 +189,9 @@ def workings(*args: str) -> list[str]:
     return [sys.executable, "-m", "workings", *args]
 
 
-def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, tuple]:
-    """Each command's (wall s, peak bytes, CPU s, note) on a fresh ledger of N claims."""
-    rows: dict[str, tuple] = {}
+def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, tuple[Run, str]]:
+    """Each command's run (its best) and a note, on a fresh ledger of N claims."""
+    rows: dict[str, tuple[Run, str]] = {}
     with tempfile.TemporaryDirectory(prefix="workings-bench-") as tmp:
         os.environ["WORKINGS_CACHE_DIR"] = f"{tmp}/cache"  # this run's own cache, never the user's
         os.environ.pop("WORKINGS_NO_CACHE", None)
@@ -247,7 +249,7 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
     return rows
 
 
-def bench_repository(runs: int) -> list[tuple[str, tuple[float, int, str, float]]]:
+def bench_repository(runs: int) -> list[tuple[str, Run]]:
     """verify on a copy of this repository's ledger: cold (``--no-cache``, as CI's first run on a
     clean clone costs about the same); with its cache filled and nothing changed (an editor's run
     again: no unit is parsed, pint is not imported); and after one claim's record changed."""
