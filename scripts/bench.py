@@ -36,7 +36,9 @@ holds a real article against it).
 The floor is Python starting and importing yaml and pint's registry, which every verify that
 evaluates a claim pays (one that finds every result in its cache does not import pint). This
 repository's ledger is verified cold, again with nothing changed, and again after one claim's
-record changed (``bench_repository``), each against the floor.
+record changed; then ``show`` of one claim and a warm ``check-draft`` of the KV article run on it
+(``bench_repository``), each against the floor: what those two commands cost before 10,000 claims
+are added, beside their rows at 10,000.
 
 Bytecode: by default each command runs as this Python is set up. Where PYTHONDONTWRITEBYTECODE=1
 is set (as on the development machine), workings' own modules are compiled from source at every
@@ -70,6 +72,7 @@ from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
 ARTICLE = "claims/kv-bytes-per-token/article.md"
+REPO_SHOWN = "kv-bytes-per-token/qwen25-14b-bytes-per-token"  # show's claim on this repository's ledger
 CONFIGS = 100
 COMMANDS = ("verify", "warm verify", "render", "show", "check-draft", "warm check-draft")
 
@@ -252,7 +255,9 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
 def bench_repository(runs: int) -> list[tuple[str, Run]]:
     """verify on a copy of this repository's ledger: cold (``--no-cache``, as CI's first run on a
     clean clone costs about the same); with its cache filled and nothing changed (an editor's run
-    again: no unit is parsed, pint is not imported); and after one claim's record changed."""
+    again: no unit is parsed, pint is not imported); and after one claim's record changed. Then show
+    of one claim and check-draft of the KV article (its scan's memory warm) on the same ledger: what
+    the generated ledgers' rows of those two commands cost before any claim is added to it."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="workings-bench-repo-") as tmp:
         os.environ["WORKINGS_CACHE_DIR"] = f"{tmp}/cache"
@@ -271,6 +276,13 @@ def bench_repository(runs: int) -> list[tuple[str, Run]]:
             claim.write_text(f"{original}\n# edited {time.time_ns()}\n")
 
         rows.append(("  again, one claim's record changed:", best(verify, runs, before=touch)))
+        written_at = time.time()  # the last change to a record
+        rows.append(("show one claim, this repository's ledger:",
+                     best(workings("show", REPO_SHOWN, "--root", str(root)), runs)))
+        time.sleep(max(0.0, written_at + 2.1 - time.time()))  # a record written in the last 2 s is not remembered
+        check = workings("check-draft", str(root / ARTICLE), "--root", str(root))
+        run_once(check, ok=(0, 1), count=False)  # writes its scan's memory
+        rows.append(("check-draft, this repository's ledger (warm):", best(check, runs, ok=(0, 1))))
     return rows
 
 

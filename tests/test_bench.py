@@ -38,8 +38,10 @@ def test_bench_runs_every_command_at_a_small_size():
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "x the floor" in done.stdout
-    for row in ("this repository's ledger (cold)", "again, nothing changed", "again, one claim's record changed"):
-        assert row in done.stdout, done.stdout
+    for row in ("this repository's ledger (cold)", "again, nothing changed", "again, one claim's record changed",
+                "show one claim, this repository's ledger", "check-draft, this repository's ledger (warm)"):
+        assert re.search(rf"^.*{re.escape(row)}[^:]*: +\d+\.\d\d s \(.*\(\d+\.\d\dx the floor", done.stdout,
+                         re.MULTILINE), done.stdout
     for command in bench.COMMANDS:
         for variant in "ab":
             assert f"| {command} | {variant} | " in done.stdout, done.stdout
@@ -80,6 +82,9 @@ def test_bench_counts_instructions_under_callgrind():
     assert 0.05 < floor < cold < 50, done.stdout  # real counts: Python with pint is hundreds of millions
     assert ratio is not None and abs(float(ratio) - cold / floor) < 0.011, done.stdout  # the ratio of the counts
     assert counted["again, nothing changed (cache warm)"][0] < cold, done.stdout  # no unit parsed, no pint
+    for row in ("show one claim, this repository's ledger", "check-draft, this repository's ledger (warm)"):
+        count, ratio = counted[row]
+        assert floor < count < 50 and ratio is not None, done.stdout  # each evaluates claims: pint is imported
     assert re.search(r"^\| show \| b \| \d+\.\d{3} G instructions \|$", done.stdout, re.MULTILINE), done.stdout
     assert " s CPU" not in done.stdout  # nothing timed under valgrind is printed as time
 
