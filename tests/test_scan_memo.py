@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from workings.cachestore import Store
 from workings.cli import main
-from workings.draft import near, scanmemo
+from workings.draft import match, near, scanmemo
 from workings.draft.check import check_file
 from workings.draft.near import Neighbourhood
 
@@ -67,11 +67,15 @@ def test_a_second_check_reads_no_record_and_says_what_reading_every_record_says(
     first = _memo(root)
     got, near1 = _check(article, root, first)
     assert first.reads == _records(root) and got == fresh and near1.parsed == plain.parsed
+    sentences = {text for entry in near.scan(root) for text in entry.said or ()}
+    assert first.words_made == len(sentences) > 200  # each plain record's sentence, by its text
     second = _memo(root)
     got, near2 = _check(article, root, second)
-    assert second.reads == 0
+    assert second.reads == 0 and second.words_made == 0  # every sentence's words remembered
     assert got == fresh and near2.parsed == plain.parsed
     assert near.scan(root, _memo(root)) == near.scan(root)  # entry by entry, not plain ones included
+    remembered = Store.for_root(root, kind=".scan").read()["words"]
+    assert remembered.keys() == sentences and all(got == match.words(text) for text, got in remembered.items())
 
 
 def test_an_edit_that_keeps_the_size_and_the_mtime_is_seen(tmp_ledger, settled):
@@ -99,7 +103,9 @@ def test_an_edit_that_keeps_the_size_and_the_mtime_is_seen(tmp_ledger, settled):
 
     memo = _memo(root)
     after, _ = _check(draft, root, memo)
-    assert memo.reads == 1
+    assert memo.reads == 1 and memo.words_made == 1  # the new sentence's words; the old one's forgotten
+    assert other in Store.for_root(root, kind=".scan").read()["words"]
+    assert said not in Store.for_root(root, kind=".scan").read()["words"]
     assert after == _check(draft, root)[0]
     assert [f["status"] for f in after["figures"]] == ["backed", "unbacked"]  # its claim no longer says this
 
@@ -171,6 +177,38 @@ def test_a_memory_of_other_code_or_not_this_user_s_is_ignored(tmp_path, settled,
     memo = _memo(root)
     assert _check(article, root, memo)[0] == fresh and memo.reads == _records(root)
     assert any("not one this user wrote" in note for note in memo.notes)
+
+
+def test_remembered_words_that_are_not_a_set_of_words_are_worked_out_again(tmp_path, settled):
+    """The memory is authenticated and of this code, so this cannot come from a file; the last guard
+    still holds: a remembered value that is not a frozenset is not used."""
+    root = _ledger(tmp_path, 30)
+    article = root / bench.ARTICLE
+    fresh = _check(article, root)[0]
+    _check(article, root, _memo(root))
+    store = Store.for_root(root, kind=".scan")
+    pack = store.read()
+    text = next(iter(pack["words"]))
+    pack["words"][text] = ["not", "a", "set"]
+    store.write(pack)
+    memo = _memo(root)
+    assert _check(article, root, memo)[0] == fresh
+    assert memo.reads == 0 and memo.words_made == 1
+    assert Store.for_root(root, kind=".scan").read()["words"][text] == match.words(text)
+
+
+def test_the_memory_is_of_the_code_that_makes_a_sentence_s_words_too(tmp_path, monkeypatch):
+    before = scanmemo.fingerprint()
+    changed = tmp_path / "match.py"
+    changed.write_bytes(Path(match.__file__).read_bytes() + b"\n# another stop word\n")
+    monkeypatch.setattr(match, "__file__", str(changed))
+    scanmemo.fingerprint.cache_clear()
+    try:
+        assert scanmemo.fingerprint() != before
+    finally:
+        monkeypatch.undo()
+        scanmemo.fingerprint.cache_clear()
+    assert scanmemo.fingerprint() == before
 
 
 def _cli(root: Path, *args: str):

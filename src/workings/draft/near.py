@@ -28,7 +28,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
-from typing import NamedTuple, Optional, Protocol
+from typing import Any, NamedTuple, Optional, Protocol
 
 from .. import loader as records
 from ..engine import evaluate_ledger
@@ -95,6 +95,17 @@ def read(name: str, regular: bool) -> Read:
     return plain(raw) if raw is not None else None
 
 
+class Words:
+    """``match.words`` of sentences by their text: ``known``, what a memory holds (read by
+    ``_aligned``, never trusted beyond its type); ``found``, this scan's sentences with theirs, and
+    ``made``, how many of them were worked out (set by ``_aligned``, for the memory to keep)."""
+
+    def __init__(self, known: dict[str, Any]):
+        self.known = known
+        self.found: dict[str, frozenset[str]] | None = None
+        self.made = 0  # sentences of this scan whose words were worked out, not remembered
+
+
 class Memo(Protocol):
     """What a scan asks of a memory of earlier scans (``draft.scanmemo.ScanMemo``)."""
 
@@ -102,6 +113,9 @@ class Memo(Protocol):
     def notes(self) -> list[str]: ...
 
     def read(self, name: str, rel: str, regular: bool) -> Read: ...
+
+    @property
+    def words(self) -> Words: ...
 
     def save(self) -> None: ...
 
@@ -210,13 +224,13 @@ class Neighbourhood:
 
     def for_draft(self, found: Found, markers: list[Marker], issue: str | None) -> Claims:
         entries = scan(self.root, self.memo)
-        if self.memo is not None:
-            self.memo.save()
-            self.notes.extend(self.memo.notes)
         wanted = {e.path for e in entries if e.said is None}  # not plain: always parsed
         named = {m.claim for m in markers}
         wanted |= {e.path for e in entries if e.id in named or issue is not None and _group(e.id) == issue}
-        wanted |= _aligned(entries, found)
+        wanted |= _aligned(entries, found, None if self.memo is None else self.memo.words)
+        if self.memo is not None:
+            self.memo.save()  # what the scan read, and the words of each sentence it found
+            self.notes.extend(self.memo.notes)
         report_claims = self._evaluate(entries, wanted)
         rest = [e for e in entries if e.path not in wanted and e.figure is not None and e.said]
         return _NearClaims(report_claims, rest, self)
@@ -264,13 +278,30 @@ class Neighbourhood:
         return loaded
 
 
-def _aligned(entries: list[Entry], found: Found) -> set[str]:
+def _aligned(entries: list[Entry], found: Found, memory: Words | None = None) -> set[str]:
     """The plain records one of whose sentences could be one of the draft's: sharing at least ALIGN
-    of its words (``match.align``) and passing ``identity.may_be_same``."""
+    of its words (``match.align``) and passing ``identity.may_be_same``. ``memory``: a memory's
+    ``match.words`` of each sentence, by its text (``draft.scanmemo``), given those of this scan."""
     groups: dict[frozenset[str], list[tuple[str, str]]] = {}
-    for e in entries:
-        for text in e.said or ():
-            groups.setdefault(match.words(text), []).append((e.path, text))
+    if memory is None:
+        for e in entries:
+            for text in e.said or ():
+                groups.setdefault(match.words(text), []).append((e.path, text))
+    else:
+        known = memory.known
+        found_now: dict[str, frozenset[str]] = {}
+        made = 0
+        for e in entries:
+            for text in e.said or ():
+                got = known.get(text)
+                if type(got) is not frozenset:  # the memory is authenticated and of this code: the last guard, kept cheap
+                    got = found_now.get(text)  # a sentence said by several records: worked out once
+                    if got is None:
+                        got = match.words(text)
+                        made += 1
+                found_now[text] = got
+                groups.setdefault(got, []).append((e.path, text))
+        memory.found, memory.made = found_now, made
     posting: dict[str, list[frozenset[str]]] = {}
     for words in groups:
         for word in words:

@@ -13,12 +13,16 @@ The rules are verify's cache's (``workings.cache``, ``workings.cachestore``):
   were over ``RACY_NS`` (2 s) old when it was read (git's "racily clean" rule), so a write in the same
   clock tick cannot go unseen; the identity is taken before the bytes are read, so a write during the
   read leaves an identity that the next scan does not find again.
-- What is remembered is only what the scan reads (sentences, figure, "not plain"); a record chosen
-  for the draft is parsed from its bytes as before, and so is every record not plain, so a verdict
-  never rests on remembered text, only the choice of which records to parse does.
+- What is remembered is only what the scan reads (sentences, figure, "not plain"), and the words of
+  each sentence it found (``match.words``, by the sentence's text: a function of the text alone, the
+  first step of holding every record's sentence against the draft's, and at 10,000 records three
+  fifths of what that matching cost); a record chosen for the draft is parsed from its bytes as before, and
+  so is every record not plain, so a verdict never rests on remembered text, only the choice of
+  which records to parse does.
 - The memory is one file beside verify's pack (``ledgers/<hash of the ledger's real path>.scan``),
   authenticated with the same per-user key, never in or above the ledger's folder, kept under a
-  fingerprint of the scan's own code (this module and ``draft.near``), workings' version and Python's;
+  fingerprint of the scan's own code (this module, ``draft.near`` and ``draft.match``), workings'
+  version and Python's;
   a file that does not match is ignored and rebuilt. Delete it at any time: the next scan reads every
   record. ``--no-cache`` or ``WORKINGS_NO_CACHE=1`` neither reads nor writes it.
 """
@@ -37,19 +41,20 @@ from typing import Any
 from .. import __version__
 from ..cachestore import RACY_NS, CacheRefused, Store, disabled_by_env
 from ..neighbourhood import read_record
-from . import near
+from . import match, near
 
-FORMAT = 1
+FORMAT = 2  # 2: the words of each sentence kept beside the files
 
 
 @functools.cache
 def fingerprint() -> bytes:
     """What the remembered readings depend on: the code that reads a record (``draft.near``, where
-    ``_plain`` is, and this module), workings' version and Python's."""
+    ``_plain`` is, and this module), the code that makes a sentence's words (``draft.match``),
+    workings' version and Python's."""
     h = hashlib.blake2b(digest_size=20)
     for part in (f"scan {FORMAT}", __version__, sys.version):
         h.update(part.encode() + b"\0")
-    for module in (near, sys.modules[__name__]):
+    for module in (near, match, sys.modules[__name__]):
         h.update(Path(module.__file__ or "").read_bytes())
         h.update(b"\0")
     return h.digest()
@@ -69,10 +74,12 @@ class ScanMemo:
         self.reads = 0  # records whose bytes this scan read (the rest were known by identity)
         self._known: dict[str, Any] = {}
         self._kept: dict[str, tuple[tuple[int, ...], near.Read]] = {}
+        self.words = near.Words({})  # a sentence's text -> match.words(text): remembered, and this scan's
         pack = store.read()
         if isinstance(pack, dict) and pack.get("format") == FORMAT and pack.get("code") == fingerprint() \
-                and isinstance(pack.get("files"), dict):
+                and isinstance(pack.get("files"), dict) and isinstance(pack.get("words"), dict):
             self._known = pack["files"]
+            self.words = near.Words(pack["words"])
         self._now = time.time_ns()
 
     @property
@@ -100,11 +107,26 @@ class ScanMemo:
             self._kept[rel] = (identity, got)  # "not plain" (None) is remembered too: it is the bytes' doing
         return got
 
+    @property
+    def words_made(self) -> int:
+        """Sentences of this scan whose words were worked out, not remembered."""
+        return self.words.made
+
     def save(self) -> None:
-        """Write what this scan kept, unless it is what was read (nothing changed, nothing removed)."""
-        if self._kept == self._known:
+        """Write what this scan kept and the words of the sentences it found, unless both are what
+        was read (nothing changed, nothing removed)."""
+        found = self.words.found if self.words.found is not None else {}
+        if self._kept == self._known and not self.words.made and found.keys() == self.words.known.keys():
             return
-        self.store.write({"format": FORMAT, "code": fingerprint(), "files": self._kept})
+        # one object per distinct set of words, and one string per word: each written once in the memory
+        same: dict[frozenset[str], frozenset[str]] = {}
+        words: dict[str, frozenset[str]] = {}
+        for text, got in found.items():
+            kept = same.get(got)
+            if kept is None:
+                kept = same[got] = frozenset(map(sys.intern, got))
+            words[text] = kept
+        self.store.write({"format": FORMAT, "code": fingerprint(), "files": self._kept, "words": words})
 
 
 def memo_for(root: Path) -> tuple[ScanMemo | None, list[str]]:
