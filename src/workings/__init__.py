@@ -30,8 +30,10 @@ __all__ = ["verify", "Report", "ClaimResult", "SourceResult", "Comparison", "Qua
            "StepResult", "Citation", "Message", "Problem", "LedgerError", "STATUSES", "FAILING", "__version__"]
 
 
-def verify(root: str | PathLike[str] = ".") -> Report:
-    """Recompute every claim of the ledger at ``root`` (the folder holding claims/ and ledger/)."""
+def verify(root: str | PathLike[str] = ".", *, jobs: int | None = None) -> Report:
+    """Recompute every claim of the ledger at ``root`` (the folder holding claims/ and ledger/).
+    ``jobs``: how many processes may read the claim records of a large ledger (default: the
+    processors this one may use; 1: this one alone); the report is the same for any number."""
     from .engine import verify as _verify  # pint and the registry load here, not on import
 
-    return _verify(Path(root))
+    return _verify(Path(root), jobs=jobs)

@@ -89,9 +89,10 @@ class Stats:
         return f"cache: recomputed {self.recomputed:,} of {self.total:,} claims (cache: {self.path})"
 
 
-def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]:
+def verify(root: str | os.PathLike[str], store: Store, *, jobs: int | None = None) -> tuple[Verified, Stats]:
     """``engine.verify`` with the cache in ``store``: what the outputs are made from (byte for byte
-    a cold run's), and what was recomputed."""
+    a cold run's), and what was recomputed. ``jobs``: as ``load_ledger``'s, where the whole ledger
+    is evaluated cold."""
     from .gcpause import paused
 
     with paused():  # as engine.verify: many small objects, few cycles
@@ -102,7 +103,7 @@ def verify(root: str | os.PathLike[str], store: Store) -> tuple[Verified, Stats]
         try:
             verified = warm.run()
         except (_Cold, LedgerError) as why:
-            report = evaluate_ledger(load_ledger(root))  # a LedgerError here is the cold run's to report
+            report = evaluate_ledger(load_ledger(root, jobs=jobs))  # a LedgerError here is the cold run's to report
             every = len(report.claims)
             return Verified.of(report), Stats(total=every, recomputed=every, path=store.path, why_cold=str(why),
                                               ids=tuple(sorted(c.id for c in report.claims)), formatted=every, read=every)

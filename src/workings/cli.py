@@ -81,36 +81,36 @@ def _error(message: object) -> None:
     _say(f"error: {message}", err=True)
 
 
-def _verify(root: Path):
+def _verify(root: Path, jobs: int | None = None):
     from . import verify
 
     try:
-        return verify(root)
+        return verify(root, jobs=jobs)
     except LedgerError as exc:
         _error(exc)
         sys.exit(2)
 
 
-def _verify_cold(root: Path) -> Verified:
+def _verify_cold(root: Path, jobs: int | None = None) -> Verified:
     from .written import Verified
 
-    return Verified.of(_verify(root))
+    return Verified.of(_verify(root, jobs))
 
 
-def _verify_cached(root: Path) -> tuple[Verified, list[str]]:
+def _verify_cached(root: Path, jobs: int | None = None) -> tuple[Verified, list[str]]:
     """What verify writes, through its cache (``workings.cache``), and the lines that say what the
     cache did (for stderr: stdout and the report files stay a cold run's, byte for byte)."""
     from .cache import verify as verify_cached
     from .cachestore import CacheRefused, Store, disabled_by_env
 
     if disabled_by_env():
-        return _verify_cold(root), []
+        return _verify_cold(root, jobs), []
     try:
         store = Store.for_root(root)
     except CacheRefused as exc:
-        return _verify_cold(root), [f"cache: not used: {exc}"]
+        return _verify_cold(root, jobs), [f"cache: not used: {exc}"]
     try:
-        report, stats = verify_cached(root, store)
+        report, stats = verify_cached(root, store, jobs=jobs)
     except LedgerError as exc:
         _error(exc)
         sys.exit(2)
@@ -126,8 +126,13 @@ def _verify_cached(root: Path) -> tuple[Verified, list[str]]:
 @click.option("--quiet", "-q", is_flag=True, help="Print only failing claims and the summary.")
 @click.option("--no-cache", is_flag=True,
               help="Recompute every claim, neither reading nor writing the cache (so does WORKINGS_NO_CACHE=1).")
+@click.option("--jobs", "jobs", type=click.IntRange(1, 64), default=None,
+              help="Processes that read the claim records of a large ledger (2,000 records and more) when "
+                   "every claim is recomputed: 2 where this process may use two processors [default], 1 for "
+                   "this one alone; the report is the same bytes for any number.")
 @paused()  # few cycles are built: no collection rescans what was (gcpause)
-def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool, no_cache: bool) -> None:
+def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool, no_cache: bool,
+           jobs: int | None) -> None:
     """Recompute every claim and compare it with the figure as printed.
 
     Writes the JSON report and JUnit XML; prints GitHub annotations when GITHUB_ACTIONS is set.
@@ -137,7 +142,7 @@ def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: b
     from .gcpause import frozen, frozen_at_exit
 
     frozen_at_exit()  # the interpreter's last collection would rescan the whole report for nothing
-    report, said = _verify_cached(root) if not no_cache else (_verify_cold(root), [])
+    report, said = _verify_cached(root, jobs) if not no_cache else (_verify_cold(root, jobs), [])
     with frozen():  # the report's many small objects are never garbage: no collection rescans them
         _verify_outputs(root, report, said, json_path, junit_path, quiet)
 
@@ -393,9 +398,9 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
 @click.option("--jobs", "jobs", type=click.IntRange(1, 64), default=None,
-              help="Processes that make the claim pages of a large ledger (2,000 claims and more) "
-                   "[default: the processors this one may use, at most 4]; the site is the same bytes "
-                   "for any number.")
+              help="Processes that read the claim records and make the claim pages of a large ledger "
+                   "(2,000 claims and more) [default: the processors this one may use, at most 4 for the "
+                   "pages and 2 for the records]; the site is the same bytes for any number.")
 def render(root: Path, out: Path | None, jobs: int | None) -> None:
     """Write the HTML ledger: every claim, its working and its sources, as a self-contained site.
 
@@ -407,7 +412,7 @@ def render(root: Path, out: Path | None, jobs: int | None) -> None:
     from .atomic import check_inside
 
     frozen_at_exit()  # the interpreter's last collection would rescan the report and the site for nothing
-    report = _verify(root)
+    report = _verify(root, jobs)
     try:
         if out is None:  # the default stays inside the ledger: never through a linked reports/
             out = root / "reports" / "site"

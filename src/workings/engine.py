@@ -569,12 +569,13 @@ def _sources(ledger: Ledger, claims: Sequence[Any]) -> list[SourceResult]:
     return sorted(out, key=lambda s: s.id)
 
 
-def verify(root: str | os.PathLike[str]) -> Report:
-    """Load the ledger at ``root`` and evaluate every claim: the library call behind ``workings verify``."""
+def verify(root: str | os.PathLike[str], *, jobs: int | None = None) -> Report:
+    """Load the ledger at ``root`` and evaluate every claim: the library call behind ``workings verify``.
+    ``jobs``: how many processes may read the claim records (``loader.load_ledger``)."""
     from .gcpause import paused
     from .loader import load_ledger
 
     # The run builds many small objects and few cycles; the cyclic collector rescanning the growing
     # heap made 10,000 claims take a third longer. What the run built is frozen at its end (gcpause).
     with paused():
-        return evaluate_ledger(load_ledger(root))
+        return evaluate_ledger(load_ledger(root, jobs=jobs))

@@ -13,6 +13,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import readahead
 from .frozen import frozen
 from .errors import LedgerError, Problem
 from .models import CLAIM_ID, SOURCE_ID, Claim
@@ -49,7 +50,10 @@ class Ledger:
     plain: set = field(default_factory=set)  # the records the walk saw as plain files (their paths' text)
 
 
-def load_ledger(root: str | os.PathLike) -> Ledger:
+def load_ledger(root: str | os.PathLike, *, jobs: int | None = None) -> Ledger:
+    """Every record of the ledger at ``root``, checked. ``jobs``: how many processes may read the
+    claim records (``readahead``; default: the processors this one may use; 1: this one alone).
+    The ledger is the same whatever the number."""
     root = Path(root)
     ledger = Ledger(root=root)
     check_root(root)
@@ -61,7 +65,7 @@ def load_ledger(root: str | os.PathLike) -> Ledger:
             _load_source(ledger, paths[0])
         else:
             _duplicate_sources(ledger, source_id, paths)
-    claims = [claim for path in _yaml_files(ledger, CLAIMS_DIR) if (claim := _load_claim(ledger, path))]
+    claims = _load_claims(ledger, _yaml_files(ledger, CLAIMS_DIR), jobs)
     _keep_unique_claims(ledger, claims)
     _yaml_files(ledger, SNAPSHOTS_DIR)  # nothing is read from there by walking, but a link or pipe is reported
     _load_measurements(ledger)
@@ -300,11 +304,21 @@ def _check_snapshot(ledger: Ledger, source: Source) -> list[Problem]:
 
 def _load_claim(ledger: Ledger, path: Path, raw: bytes | None = None) -> Claim | None:
     file = _rel(ledger, path)
+    claim, bad = _checked_claim(ledger, path, file, _read(ledger, path, raw, file))
+    if bad is not None:
+        _bad_claim(ledger, *bad)
+    return claim
+
+
+def _checked_claim(ledger: Ledger, path: Path, file: str, read: tuple[Document | None, list[Problem]]
+                   ) -> tuple[Claim | None, tuple[str, str, list[Problem]] | None]:
+    """The claim of a record as ``_read`` gave it, or None and (its id, file, problems) for the
+    ledger's list of bad records: nothing is added to the ledger here."""
     if file.startswith(f"{CLAIMS_DIR}/") and path.suffix and file.endswith(path.suffix):
         rel = file[len(CLAIMS_DIR) + 1:-len(path.suffix)]  # claims/kv/x.yaml -> kv/x
     else:  # pragma: no cover - every claim path is under claims/ with a record suffix
         rel = path.relative_to(ledger.root / CLAIMS_DIR).with_suffix("").as_posix()
-    doc, problems = _read(ledger, path, raw, file)
+    doc, problems = read
     if not CLAIM_ID.fullmatch(rel):
         doc, problems = None, [Problem(file=file, line=0, key="", message=(
             f"the path gives the claim id {rel!r}; ids are lower-case letters, digits, '-', '_' and '.', "
@@ -312,9 +326,37 @@ def _load_claim(ledger: Ledger, path: Path, raw: bytes | None = None) -> Claim |
     claim = None
     if doc is not None:
         claim, problems = Claim.from_document(doc, rel)
-    if claim is None:
-        _bad_claim(ledger, rel, file, problems)
-    return claim
+    return claim, (None if claim is not None else (rel, file, problems))
+
+
+def _load_claims(ledger: Ledger, paths: list[Path], jobs: int | None) -> list[Claim]:
+    """The claims of the records at ``paths``, in their order, each bad record added to the ledger in
+    that order. A large ledger's records are read and parsed by a second process too
+    (``readahead``); each is checked here, whichever read it."""
+    files = [_rel(ledger, path) for path in paths]
+
+    def read(index: int) -> tuple:  # in either process: the record's outcome as plain data
+        doc, problems = _read(ledger, paths[index], None, files[index])
+        if doc is not None:
+            return ("doc", doc.data, doc.text, doc._lines)
+        return ("problems", [(p.file, p.line, p.key, p.message) for p in problems])
+
+    def check(index: int, outcome: tuple):
+        got: tuple[Document | None, list[Problem]]
+        if outcome[0] == "doc":
+            got = (Document(files[index], outcome[1], outcome[2], outcome[3]), [])
+        else:
+            got = (None, [Problem(file=f, line=n, key=k, message=m) for f, n, k, m in outcome[1]])
+        return _checked_claim(ledger, paths[index], files[index], got)
+
+    checked, _ = readahead.outcomes(len(paths), read, check, jobs)
+    claims = []
+    for claim, bad in checked:
+        if bad is not None:
+            _bad_claim(ledger, *bad)
+        else:
+            claims.append(claim)
+    return claims
 
 
 def _bad_claim(ledger: Ledger, claim_id: str, file: str, problems) -> None:

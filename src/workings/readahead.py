@@ -1,0 +1,157 @@
+"""Records read and parsed by a second process while this one checks them.
+
+At 10,000 claims, reading and parsing the claim records (the bytes, libyaml's composer, the plain
+data) is about two thirds of loading them and a fifth of a cold verify; checking each parsed record
+(``Claim.from_document``) is the rest of loading. Where this process may use a second processor
+and there are at least ``MIN_RECORDS`` records, ``outcomes`` forks one child (``os.fork``: it
+starts with the list of paths and everything imported, nothing copied) that reads and parses the
+records from the first on and sends each one's outcome back through a pipe, in order, each as
+``marshal`` bytes (plain data only: the types are kept exactly, an integer key stays one, and loading
+it runs no code). Meanwhile this process checks each outcome as it arrives and, whenever nothing has
+arrived, reads, parses and checks a record itself, from the last one back. Where the two meet, the
+child is stopped. Neither waits for the other, so the split follows whichever is faster on the day.
+
+The child is only a reader ahead: an outcome it could not give (a bug, a value ``marshal`` cannot
+carry) comes as ``None`` and this process reads that record itself, as does any record the child
+never reached (it failed, was killed, or the fork was refused). A record is read once, by one of the
+two, and this process checks every record; the caller applies what the checks found in the
+records' order (``loader``), so the ledger, its problems and every report are the ones one process
+gives, byte for byte (``tests/test_readahead.py``).
+
+One process only where fork is not how this platform makes processes (Windows; macOS, where it is
+unsafe), where another thread runs (fork copies only the calling one: a lock another held would
+stay held in the child), below ``MIN_RECORDS`` records, or when asked (``jobs`` 1: ``workings verify
+--jobs 1``).
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+MIN_RECORDS = 2000  # below this, a fork and the pipe would cost more than they save
+_HEADER = 4  # each outcome: its length (4 bytes, little-endian), then its marshal bytes
+_BATCH = 1 << 16  # the child writes its outcomes in blocks of about this many bytes
+
+
+def default_jobs() -> int:
+    """The processors this process may run on (its affinity where the system says)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def can_fork() -> bool:
+    """Whether a child may be forked here: a platform where fork is how processes are made, and no
+    other thread running."""
+    return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
+
+
+def outcomes(count: int, read: Callable[[int], Any], check: Callable[[int, Any], T],
+             jobs: int | None = None) -> tuple[list[T], int]:
+    """``check(i, read(i))`` for every ``i`` below ``count``, in a list by ``i``; and how many of the
+    ``read`` calls a child made.
+
+    ``read(i)`` returns plain data that ``marshal`` carries, never None (the child sends None for a
+    record it could not read, which this process then reads). ``read`` runs in either process;
+    ``check`` always runs here, in whatever order the records arrive (later ones first), so it must
+    leave the applying of what it finds to the caller."""
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 2 or count < MIN_RECORDS or not can_fork():
+        return [check(i, read(i)) for i in range(count)], 0
+    import signal  # only where a child is forked: a small ledger's verify imports no more than before
+
+    try:
+        pid, pipe = _fork(count, read)
+    except OSError:  # no process to be had (a limit, memory): this one reads every record
+        return [check(i, read(i)) for i in range(count)], 0
+    results: list[Any] = [None] * count
+    front, back = 0, count  # the child's outcomes are checked from the front; this one's from the back
+    buffer, start = bytearray(), 0
+    open_ = True
+    try:
+        while front < back:
+            chunk = None
+            if open_:
+                try:
+                    chunk = os.read(pipe, 1 << 20)
+                except BlockingIOError:
+                    chunk = None
+                if chunk == b"":
+                    open_ = False  # the child ended (done, failed or killed): what is left is read here
+            if chunk:
+                buffer += chunk
+                while front < back and len(buffer) - start >= _HEADER:
+                    size = int.from_bytes(buffer[start:start + _HEADER], "little")
+                    if len(buffer) - start - _HEADER < size:
+                        break
+                    outcome = marshal.loads(memoryview(buffer)[start + _HEADER:start + _HEADER + size])
+                    start += _HEADER + size
+                    results[front] = check(front, read(front) if outcome is None else outcome)
+                    front += 1
+                if start > 1 << 20:
+                    del buffer[:start]
+                    start = 0
+                continue
+            back -= 1
+            results[back] = check(back, read(back))
+        return results, front
+    finally:  # the child may still be reading records this process has checked: it is ended
+        os.close(pipe)  # a write it is blocked in fails, and it ends
+        try:
+            # SIGTERM, whose default action the child restored: under valgrind (scripts/bench.py
+            # --instructions) a child ended so still writes its counts, which SIGKILL would lose
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+        os.waitpid(pid, 0)
+
+
+def _fork(count: int, read: Callable[[int], Any]) -> tuple[int, int]:
+    import signal
+
+    reader, writer = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(reader)
+        os.close(writer)
+        raise
+    if pid:
+        os.close(writer)
+        os.set_blocking(reader, False)
+        return pid, reader
+    try:  # the child: every record's outcome, in order, then it ends; it never returns
+        os.close(reader)
+        for number in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, or the parent, ends it at once
+            signal.signal(number, signal.SIG_DFL)
+        try:
+            import fcntl
+
+            fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)  # write ahead, unblocked
+        except (ImportError, OSError):
+            pass
+        block: list[bytes] = []
+        size = 0
+        for index in range(count):
+            try:
+                data = marshal.dumps(read(index))
+            except Exception:  # noqa: BLE001  # the parent reads this record itself, and meets the failure there
+                data = marshal.dumps(None)
+            block.append(len(data).to_bytes(_HEADER, "little"))
+            block.append(data)
+            size += _HEADER + len(data)
+            if size >= _BATCH or index == count - 1:
+                view = memoryview(b"".join(block))
+                while view:
+                    view = view[os.write(writer, view):]
+                block, size = [], 0
+    finally:
+        os._exit(0)  # never the parent's exit handlers or buffered output

@@ -1,0 +1,262 @@
+"""Records read by a second process (workings/readahead.py): the same ledger, problems and reports
+as one process gives, whichever process read which record; a child that fails, dies or cannot be had
+costs only its help.
+
+The fork is real (os.fork, a pipe). Only the size below which one process is used is lowered here,
+and this process's own checks are slowed by a sleep where a test needs the child to have read some
+records and this process others: the split follows the two processes' speeds."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from workings import loader, readahead
+from workings.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+import bench  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin",
+                                reason="records are read in one process where fork is not used")
+
+
+@pytest.fixture
+def small(monkeypatch) -> None:
+    # a child is forked only with no other thread running: one left by an earlier test would make
+    # these tests take the one-process path, so say which it is
+    assert threading.active_count() == 1, f"threads left running by earlier tests: {threading.enumerate()}"
+    monkeypatch.setattr(readahead, "MIN_RECORDS", 0)
+
+
+@pytest.fixture
+def split(monkeypatch) -> list[int]:
+    """How many records each call of ``outcomes`` took from the child."""
+    taken: list[int] = []
+    real = readahead.outcomes
+
+    def counted(*args, **kwargs):
+        results, from_child = real(*args, **kwargs)
+        taken.append(from_child)
+        return results, from_child
+
+    monkeypatch.setattr(readahead, "outcomes", counted)
+    return taken
+
+
+def _slowly(check, seconds=0.002):
+    """``check`` that sleeps first: the child reads ahead while this process waits."""
+    def slow(index, outcome):
+        time.sleep(seconds)
+        return check(index, outcome)
+    return slow
+
+
+def _no_child_left() -> bool:
+    """No child of this process is running or left unreaped."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def _late(read, parent: int):
+    """``read`` whose first record keeps the child 50 ms: this process begins from the back."""
+    def late(index):
+        if index == 0 and os.getpid() != parent:
+            time.sleep(0.05)
+        return read(index)
+    return late
+
+
+# --- outcomes, on plain values -------------------------------------------------------------------
+
+def _value(index: int):
+    """Plain data of every type a parsed record can hold, whose types marshal must keep."""
+    return ("doc", {"text": f"record {index}", "pad": "x" * 1500, 1: index, True: None, "big": 10 ** 40 + index,
+                    "float": -0.0 if index % 2 else 1.5, "list": [index, "x", [False, 2.25]],
+                    "nan": math.nan if index == 3 else 0.0})
+
+
+def _same(a, b) -> bool:
+    """Equal with the same types all the way down (True is not 1, -0.0 is not 0.0, nan is nan)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(x, y) for x, y in zip(a, b)) \
+            and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        return math.copysign(1, a) == math.copysign(1, b) and (a == b or (math.isnan(a) and math.isnan(b)))
+    return a == b
+
+
+def test_every_outcome_is_checked_once_in_place_and_the_child_reads_ahead(small):
+    checked: list[int] = []
+
+    def check(index, outcome):
+        checked.append(index)
+        return outcome
+
+    results, from_child = readahead.outcomes(400, _late(_value, os.getpid()), _slowly(check), jobs=2)
+    assert all(_same(results[i], _value(i)) for i in range(400))
+    assert sorted(checked) == list(range(400))  # each record checked once, in whatever order
+    assert 0 < from_child < 400  # the child read from the front, this process from the back
+    assert checked[0] == 399 and checked[-1] in (from_child - 1, from_child)  # the two met between them
+    assert _no_child_left()
+
+
+def test_a_record_the_child_cannot_read_is_read_here(small):
+    parent = os.getpid()
+
+    def read(index):
+        if os.getpid() != parent and index % 7 == 0:
+            raise RuntimeError("the child meets a bug")
+        if os.getpid() != parent and index == 11:
+            return {1, 2}.__iter__()  # nothing marshal carries
+        return _value(index)
+
+    results, from_child = readahead.outcomes(300, _late(read, parent), _slowly(lambda i, o: o), jobs=2)
+    assert from_child > 11
+    assert all(_same(results[i], _value(i)) for i in range(300))
+
+
+def test_a_child_that_dies_leaves_the_rest_to_this_process(small):
+    parent = os.getpid()
+
+    def read(index):
+        if os.getpid() != parent and index == 120:
+            os._exit(3)
+        return _value(index)
+
+    results, from_child = readahead.outcomes(300, _late(read, parent), _slowly(lambda i, o: o, 0.0005), jobs=2)
+    assert 0 < from_child <= 120  # what it sent before it died was used
+    assert all(_same(results[i], _value(i)) for i in range(300))
+    assert _no_child_left()
+
+
+def test_a_failure_here_stops_and_reaps_the_child(small):
+    def check(index, outcome):
+        if index == 250:
+            raise ValueError("a bug in the check")
+        time.sleep(0.001)
+        return outcome
+
+    with pytest.raises(ValueError, match="a bug in the check"):
+        readahead.outcomes(300, _value, check, jobs=2)
+    assert _no_child_left()
+
+
+def test_one_process_when_asked_below_the_size_or_with_another_thread(monkeypatch):
+    assert readahead.outcomes(3000, _value, lambda i, o: o, jobs=1)[1] == 0
+    assert readahead.outcomes(readahead.MIN_RECORDS - 1, _value, lambda i, o: o, jobs=2)[1] == 0
+    monkeypatch.setattr(readahead.sys, "platform", "darwin")
+    assert readahead.outcomes(3000, _value, lambda i, o: o, jobs=2)[1] == 0
+    monkeypatch.undo()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert readahead.outcomes(3000, _value, lambda i, o: o, jobs=2)[1] == 0
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_a_refused_fork_leaves_every_record_to_this_process(small, monkeypatch):
+    def refused():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(readahead.os, "fork", refused)
+    results, from_child = readahead.outcomes(50, _value, lambda i, o: o, jobs=2)
+    assert from_child == 0 and all(_same(results[i], _value(i)) for i in range(50))
+
+
+# --- the ledger ----------------------------------------------------------------------------------
+
+BROKEN = {  # records a stranger could send, each refused with its file, line and key
+    "not-yaml": b"said: [unclosed\nfigure: 1 B\n",
+    "not-utf8": b"said: \xff\xfe\nlabel: derived\n",
+    "int-key": b"said: x\nlabel: derived\nfigure: 1 B\n1: one\n",
+    "a-date": b"said: 2025-01-27\nlabel: derived\nfigure: 1 B\n",
+    "missing": b"figure: 1 B\n",
+    "anchor": b"said: &a x\nlabel: *a\nfigure: 1 B\n",
+    "Upper-Case": b"said: 1 B\nlabel: derived\nfigure: 1 B\n",
+}
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory) -> Path:
+    """This repository's ledger plus 600 generated claims, with broken records among the first, the
+    middle and the last ones read, a record linked elsewhere and an id given twice."""
+    root = tmp_path_factory.mktemp("ledger")
+    shutil.copytree(REPO / "claims", root / "claims")
+    shutil.copytree(REPO / "ledger", root / "ledger")
+    bench.make_ledger(root, 600, "b", group_prefix="gen-")
+    for group in ("aaa-first", "gen-0", "zzz-last"):
+        for name, raw in BROKEN.items():
+            (root / "claims" / group).mkdir(exist_ok=True)
+            (root / "claims" / group / f"{name}.yaml").write_bytes(raw)
+    (root / "claims" / "gen-0" / "linked.yaml").symlink_to(root / "claims" / "zzz-last" / "missing.yaml")
+    (root / "claims" / "zzz-last" / "twice.yaml").write_text(
+        "id: gen-0/c5\n" + (root / "claims" / "gen-0" / "c5.yaml").read_text())
+    return root
+
+
+def _loaded(root: Path, jobs: int):
+    ledger = loader.load_ledger(root, jobs=jobs)
+    claims = [(c, c.doc.file, c.doc.data, c.doc.text, c.line) for c in ledger.claims.values()]
+    return claims, list(ledger.claims), ledger.problems, ledger.bad_claims, ledger.bad_sources
+
+
+def test_the_ledger_is_the_same_read_by_two_processes(ledger, small, split, monkeypatch):
+    one = _loaded(ledger, 1)
+    assert split == [0]
+    real = loader._checked_claim
+    monkeypatch.setattr(loader, "_checked_claim", lambda *a: (time.sleep(0.001), real(*a))[1])
+    two = _loaded(ledger, 2)
+    count = sum(1 for _ in (ledger / "claims").rglob("*.y*ml"))
+    assert 0 < split[1] < count  # both processes read records
+    assert two == one
+    bad = {b.file for b in one[3]}
+    assert {f"claims/{g}/{n}.yaml" for g in ("aaa-first", "zzz-last") for n in ("not-yaml", "not-utf8", "int-key",
+                                                                              "missing", "anchor")} <= bad
+    assert {"claims/gen-0/linked.yaml", "claims/zzz-last/twice.yaml"} <= {p.file for p in one[2]}
+
+
+def test_verify_writes_the_same_bytes_with_one_process_or_two(ledger, small, split, tmp_path, monkeypatch):
+    def run(jobs: int):
+        out = tmp_path / str(jobs)
+        result = CliRunner().invoke(main, ["verify", "--root", str(ledger), "--no-cache", "--jobs", str(jobs),
+                                           "--json", str(out / "r.json"), "--junit", str(out / "j.xml")])
+        return result.exit_code, result.stdout, result.stderr, (out / "r.json").read_bytes(), \
+            (out / "j.xml").read_bytes()
+
+    one = run(1)
+    real = loader._checked_claim
+    monkeypatch.setattr(loader, "_checked_claim", lambda *a: (time.sleep(0.001), real(*a))[1])
+    two = run(2)
+    assert split[0] == 0 and split[1] > 0
+    assert one[0] == 2  # the broken records
+    assert two == one
+
+
+def test_this_repositorys_ledger_is_read_by_two_processes_too(tmp_path, small, split):
+    shutil.copytree(REPO / "claims", tmp_path / "claims")
+    shutil.copytree(REPO / "ledger", tmp_path / "ledger")
+    one = _loaded(tmp_path, 1)
+    two = _loaded(tmp_path, 2)
+    assert two == one and not one[2]
+    assert split == [0, split[1]]  # the second read forked a child (how much it read is up to the machine)
