@@ -197,11 +197,9 @@ BROKEN = {  # records a stranger could send, each refused with its file, line an
 }
 
 
-@pytest.fixture(scope="module")
-def ledger(tmp_path_factory) -> Path:
+def _broken_ledger(root: Path) -> Path:
     """This repository's ledger plus 600 generated claims, with broken records among the first, the
-    middle and the last ones read, a record linked elsewhere and an id given twice."""
-    root = tmp_path_factory.mktemp("ledger")
+    middle and the last ones read."""
     shutil.copytree(REPO / "claims", root / "claims")
     shutil.copytree(REPO / "ledger", root / "ledger")
     bench.make_ledger(root, 600, "b", group_prefix="gen-")
@@ -209,6 +207,13 @@ def ledger(tmp_path_factory) -> Path:
         for name, raw in BROKEN.items():
             (root / "claims" / group).mkdir(exist_ok=True)
             (root / "claims" / group / f"{name}.yaml").write_bytes(raw)
+    return root
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory) -> Path:
+    """``_broken_ledger``, with a record linked elsewhere and an id given twice too."""
+    root = _broken_ledger(tmp_path_factory.mktemp("ledger"))
     (root / "claims" / "gen-0" / "linked.yaml").symlink_to(root / "claims" / "zzz-last" / "missing.yaml")
     (root / "claims" / "zzz-last" / "twice.yaml").write_text(
         "id: gen-0/c5\n" + (root / "claims" / "gen-0" / "c5.yaml").read_text())
@@ -260,3 +265,35 @@ def test_this_repositorys_ledger_is_read_by_two_processes_too(tmp_path, small, s
     two = _loaded(tmp_path, 2)
     assert two == one and not one[2]
     assert split == [0, split[1]]  # the second read forked a child (how much it read is up to the machine)
+
+
+def test_the_first_run_with_the_cache_is_the_same_with_one_process_or_two(tmp_path, small, split, monkeypatch):
+    """With nothing in its cache (a first run, or new code), verify reads every record, by two
+    processes on a large ledger: the same outputs, the same cache, and a second run finds it all."""
+    from workings.cachestore import Store
+
+    root = _broken_ledger(tmp_path / "ledger")  # no link, no id twice: the cache's own path, not a cold one
+    time.sleep(2.1)  # the identity of a record written in the last 2 s is not remembered (the racy rule)
+
+    def run(jobs: int, cache: Path):
+        monkeypatch.setenv("WORKINGS_CACHE_DIR", str(cache))
+        out = tmp_path / f"out-{jobs}-{len(split)}"
+        result = CliRunner().invoke(main, ["verify", "--root", str(root), "--jobs", str(jobs),
+                                           "--json", str(out / "r.json"), "--junit", str(out / "j.xml")])
+        said = result.stderr.split(" (cache:")[0]
+        return (result.exit_code, result.stdout, said, (out / "r.json").read_bytes(), (out / "j.xml").read_bytes()), \
+            Store.for_root(root).read()
+
+    one, one_pack = run(1, tmp_path / "cache-1")
+    real = loader._checked_claim
+    monkeypatch.setattr(loader, "_checked_claim", lambda *a: (time.sleep(0.001), real(*a))[1])
+    two, two_pack = run(2, tmp_path / "cache-2")
+    assert len(split) == 1 and split[0] > 0  # one process read them the cache's own way; two, ahead
+    assert one[0] == 2 and one[2].startswith("cache: recomputed ") and len(two_pack["files"]) > 600
+    assert two == one
+    assert two_pack == one_pack  # the same keys, entries and file identities: what a later run trusts
+    again, _ = run(2, tmp_path / "cache-2")
+    invalid = sum(line.startswith("ERROR") for line in one[1].splitlines())
+    assert invalid == 18 and again[2] == f"cache: recomputed {invalid} of {one[2].split()[-2]} claims"  # the
+    # invalid records only (they are always read): every claim from the cache
+    assert again[:2] == one[:2] and again[3:] == one[3:]

@@ -57,14 +57,14 @@ from pathlib import Path
 from typing import Any
 
 from .frozen import frozen
-from . import __version__, units
+from . import __version__, readahead, units
 from .cachestore import RACY_NS, Spill, Store, dumps, loads  # RACY_NS: a hash is remembered only for a file older than this
 from .cacheshares import own_sources, shares
 from .engine import evaluate_claims, evaluate_ledger
 from .errors import LedgerError
 from .loader import (CLAIMS_DIR, MAX_RECORD_BYTES, MAX_SNAPSHOT_BYTES, RECORD_SUFFIXES, SNAPSHOTS_DIR, SOURCES_DIR, Ledger,
-                     _duplicate_sources, _load_claim, _load_measurements, _load_source, _rel, _yaml_files,
-                     check_root, load_ledger, read_plain_file)
+                     _bad_claim, _duplicate_sources, _load_claim, _load_measurements, _load_source, _rel, _yaml_files,
+                     check_root, checked_claims, load_ledger, read_plain_file)
 from .models import Claim
 from .sources import Snapshot
 from .written import Verified
@@ -99,7 +99,7 @@ def verify(root: str | os.PathLike[str], store: Store, *, jobs: int | None = Non
         root = Path(root)
         check_root(root)
         pack = store.read()
-        warm = _Warm(root, pack if _usable(pack) else None, store.path.parent)
+        warm = _Warm(root, pack if _usable(pack) else None, store.path.parent, jobs)
         try:
             verified = warm.run()
         except (_Cold, LedgerError) as why:
@@ -203,8 +203,10 @@ class _Record:
 
 
 class _Warm:
-    def __init__(self, root: Path, pack: dict[str, Any] | None, folder: Path | None = None):
+    def __init__(self, root: Path, pack: dict[str, Any] | None, folder: Path | None = None,
+                 jobs: int | None = None):
         self.root = root
+        self.jobs = jobs  # processes that may read the records where every one is read (``checked_claims``)
         self.folder = folder  # the cache's folder, where a run's new JSON lines are set aside (``spill``)
         old = pack or {"claims": {}, "sources": {}, "hashes": {}, "files": {}}
         self.old_claims: dict[bytes, tuple[Any, ...]] = old["claims"]
@@ -347,7 +349,13 @@ class _Warm:
         if listing is None:  # something the loader's walk reports (a link, a pipe): its walk, its words
             listing = [(_rel(ledger, path), None) for path in _yaml_files(ledger, CLAIMS_DIR)]
         now = time.time_ns()
-        for rel, info in listing:
+        ahead = None
+        if not self.old_files and not self.old_claims and readahead.forks(len(listing), self.jobs):
+            # nothing known (a first run, new code): every record is read and parsed, here by two
+            # processes (``readahead``), and checked in this one as below
+            ahead = checked_claims(ledger, [self.root / rel for rel, _ in listing], self.jobs,
+                                   keyed=lambda file, raw: _digest(b"claim", _b(file), raw))
+        for index, (rel, info) in enumerate(listing):
             raw: bytes | None = None
             known = path = None
             if info is not None:
@@ -355,6 +363,18 @@ class _Warm:
                 known = self.old_files.get(rel)
                 if known is not None and known[:5] != identity:
                     known = None
+            if ahead is not None:
+                self.records_read += 1
+                claim, bad, digest = ahead[index]
+                if bad is not None:
+                    _bad_claim(ledger, *bad)  # unreadable or refused, as ``_load_claim`` reports it
+                if digest is None:  # its bytes could not be read
+                    continue
+                if info is not None and now - max(info.st_ctime_ns, info.st_mtime_ns) > RACY_NS:
+                    self.new_pack["files"][rel] = (*identity, digest)
+                if claim is not None:
+                    self._parsed(records, claim, digest, rel, None)
+                continue
             if known is not None:
                 digest = known[5]
                 self.new_pack["files"][rel] = known  # the same entry: the same identity, still old enough
@@ -370,25 +390,30 @@ class _Warm:
                 if info is not None and now - max(info.st_ctime_ns, info.st_mtime_ns) > RACY_NS:
                     self.new_pack["files"][rel] = (*identity, digest)
             entry = self.old_claims.get(digest)
-            claim = None
             if entry is not None and entry[0] == rel[len(CLAIMS_DIR) + 1:].rsplit(".", 1)[0]:  # the id its path gives
-                claim_id, uses, reads = entry[0], entry[1], entry[2]
-            else:  # new bytes, or a record that sets its own id: read
-                raw = raw if raw is not None else self.read_again(rel, digest)
-                claim = _load_claim(ledger, self.root / rel if path is None else path, raw)
-                if claim is None:
-                    continue
-                claim_id = claim.id
-                uses = tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None}))
-                reads = tuple(sorted({i.source for i in claim.inputs if i.source is not None}
-                                     | {ref.split("#", 1)[0] for ref in claim.cites}))
-            if claim_id in records:
-                raise _Cold(f"two records give the claim id {claim_id!r}")
-            # its bytes are kept only while it may still have to be parsed
-            records[claim_id] = _Record(digest=digest, rel=rel, raw=raw if claim is None else None, claim_id=claim_id,
-                                        uses=uses, reads=reads,
-                                        entry=entry, claim=claim, links=entry[5] if entry is not None else ((), ()))
+                if entry[0] in records:
+                    raise _Cold(f"two records give the claim id {entry[0]!r}")
+                # its bytes are kept while it may still have to be parsed
+                records[entry[0]] = _Record(digest=digest, rel=rel, raw=raw, claim_id=entry[0], uses=entry[1],
+                                            reads=entry[2], entry=entry, claim=None, links=entry[5])
+                continue
+            # new bytes, or a record that sets its own id: read
+            raw = raw if raw is not None else self.read_again(rel, digest)
+            claim = _load_claim(ledger, self.root / rel if path is None else path, raw)
+            if claim is not None:
+                self._parsed(records, claim, digest, rel, entry)
         return records
+
+    def _parsed(self, records: dict[str, _Record], claim: Claim, digest: bytes, rel: str,
+                entry: tuple[Any, ...] | None) -> None:
+        """A parsed claim's record, by its id."""
+        if claim.id in records:
+            raise _Cold(f"two records give the claim id {claim.id!r}")
+        uses = tuple(sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None}))
+        reads = tuple(sorted({i.source for i in claim.inputs if i.source is not None}
+                             | {ref.split("#", 1)[0] for ref in claim.cites}))
+        records[claim.id] = _Record(digest=digest, rel=rel, raw=None, claim_id=claim.id, uses=uses, reads=reads,
+                                    entry=entry, claim=claim, links=entry[5] if entry is not None else ((), ()))
 
     def read_again(self, rel: str, digest: bytes) -> bytes:
         """A record not read this run because its file identity was known: its bytes, which must still

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -331,32 +332,49 @@ def _checked_claim(ledger: Ledger, path: Path, file: str, read: tuple[Document |
 
 def _load_claims(ledger: Ledger, paths: list[Path], jobs: int | None) -> list[Claim]:
     """The claims of the records at ``paths``, in their order, each bad record added to the ledger in
-    that order. A large ledger's records are read and parsed by a second process too
-    (``readahead``); each is checked here, whichever read it."""
+    that order."""
+    claims: list[Claim] = []
+    for claim, bad, _ in checked_claims(ledger, paths, jobs):
+        if bad is not None:
+            _bad_claim(ledger, *bad)
+        if claim is not None:
+            claims.append(claim)
+    return claims
+
+
+Checked = tuple[Claim | None, tuple[str, str, list[Problem]] | None, bytes | None]
+
+
+def checked_claims(ledger: Ledger, paths: list[Path], jobs: int | None, *,
+                   keyed: Callable[[str, bytes], bytes] | None = None) -> list[Checked]:
+    """Each record at ``paths``, read and checked: its claim, or None and (its id, file, problems) for
+    the caller to add to the ledger's bad records (nothing is added here); and ``keyed(file, raw)`` of
+    its bytes, where given and the bytes could be read (the cache's digest). A large ledger's records
+    are read and parsed by a second process too (``readahead``); each is checked here, whichever
+    read it."""
     files = [_rel(ledger, path) for path in paths]
 
     def read(index: int) -> tuple:  # in either process: the record's outcome as plain data
-        doc, problems = _read(ledger, paths[index], None, files[index])
+        path, file = paths[index], files[index]
+        try:
+            raw = read_plain_file(path, MAX_RECORD_BYTES, walked=str(path) in ledger.plain)
+        except LedgerError as exc:  # as ``_read`` reports it
+            return ("problems", None, [(file, 0, "", str(exc))])
+        digest = keyed(file, raw) if keyed is not None else None
+        doc, problems = _read(ledger, path, raw, file)
         if doc is not None:
-            return ("doc", doc.data, doc.text, doc._lines)
-        return ("problems", [(p.file, p.line, p.key, p.message) for p in problems])
+            return ("doc", digest, doc.data, doc.text, doc._lines)
+        return ("problems", digest, [(p.file, p.line, p.key, p.message) for p in problems])
 
-    def check(index: int, outcome: tuple):
+    def check(index: int, outcome: tuple) -> Checked:
         got: tuple[Document | None, list[Problem]]
         if outcome[0] == "doc":
-            got = (Document(files[index], outcome[1], outcome[2], outcome[3]), [])
+            got = (Document(files[index], outcome[2], outcome[3], outcome[4]), [])
         else:
-            got = (None, [Problem(file=f, line=n, key=k, message=m) for f, n, k, m in outcome[1]])
-        return _checked_claim(ledger, paths[index], files[index], got)
+            got = (None, [Problem(file=f, line=n, key=k, message=m) for f, n, k, m in outcome[2]])
+        return (*_checked_claim(ledger, paths[index], files[index], got), outcome[1])
 
-    checked, _ = readahead.outcomes(len(paths), read, check, jobs)
-    claims = []
-    for claim, bad in checked:
-        if bad is not None:
-            _bad_claim(ledger, *bad)
-        else:
-            claims.append(claim)
-    return claims
+    return readahead.outcomes(len(paths), read, check, jobs)[0]
 
 
 def _bad_claim(ledger: Ledger, claim_id: str, file: str, problems) -> None:

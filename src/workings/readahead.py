@@ -54,6 +54,12 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
 
 
+def forks(count: int, jobs: int | None) -> bool:
+    """Whether ``outcomes`` of ``count`` records would ask a child to read ahead."""
+    jobs = default_jobs() if jobs is None else jobs
+    return jobs >= 2 and count >= MIN_RECORDS and can_fork()
+
+
 def outcomes(count: int, read: Callable[[int], Any], check: Callable[[int, Any], T],
              jobs: int | None = None) -> tuple[list[T], int]:
     """``check(i, read(i))`` for every ``i`` below ``count``, in a list by ``i``; and how many of the
@@ -63,8 +69,7 @@ def outcomes(count: int, read: Callable[[int], Any], check: Callable[[int, Any],
     record it could not read, which this process then reads). ``read`` runs in either process;
     ``check`` always runs here, in whatever order the records arrive (later ones first), so it must
     leave the applying of what it finds to the caller."""
-    jobs = default_jobs() if jobs is None else jobs
-    if jobs < 2 or count < MIN_RECORDS or not can_fork():
+    if not forks(count, jobs):
         return [check(i, read(i)) for i in range(count)], 0
     import signal  # only where a child is forked: a small ledger's verify imports no more than before
 
