@@ -297,3 +297,14 @@ def test_the_first_run_with_the_cache_is_the_same_with_one_process_or_two(tmp_pa
     assert invalid == 18 and again[2] == f"cache: recomputed {invalid} of {one[2].split()[-2]} claims"  # the
     # invalid records only (they are always read): every claim from the cache
     assert again[:2] == one[:2] and again[3:] == one[3:]
+
+
+def test_a_program_that_ignores_sigchld_still_gets_every_record(small):
+    import signal
+
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the system
+    try:
+        results, from_child = readahead.outcomes(300, _late(_value, os.getpid()), _slowly(lambda i, o: o), jobs=2)
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert from_child > 0 and all(_same(results[i], _value(i)) for i in range(300))
