@@ -353,28 +353,36 @@ def checked_claims(ledger: Ledger, paths: list[Path], jobs: int | None, *,
     are read and parsed by a second process too (``readahead``); each is checked here, whichever
     read it."""
     files = [_rel(ledger, path) for path in paths]
+    Read = tuple[Document | None, list[Problem], bytes | None]
 
-    def read(index: int) -> tuple:  # in either process: the record's outcome as plain data
+    def read(index: int) -> Read:  # in either process
         path, file = paths[index], files[index]
         try:
             raw = read_plain_file(path, MAX_RECORD_BYTES, walked=str(path) in ledger.plain)
         except LedgerError as exc:  # as ``_read`` reports it
-            return ("problems", None, [(file, 0, "", str(exc))])
-        digest = keyed(file, raw) if keyed is not None else None
-        doc, problems = _read(ledger, path, raw, file)
-        if doc is not None:
-            return ("doc", digest, doc.data, doc.text, doc._lines)
-        return ("problems", digest, [(p.file, p.line, p.key, p.message) for p in problems])
+            return None, [Problem(file=file, line=0, key="", message=str(exc))], None
+        return (*_read(ledger, path, raw, file), keyed(file, raw) if keyed is not None else None)
 
-    def check(index: int, outcome: tuple) -> Checked:
-        got: tuple[Document | None, list[Problem]]
-        if outcome[0] == "doc":
-            got = (Document(files[index], outcome[2], outcome[3], outcome[4]), [])
-        else:
-            got = (None, [Problem(file=f, line=n, key=k, message=m) for f, n, k, m in outcome[2]])
-        return (*_checked_claim(ledger, paths[index], files[index], got), outcome[1])
+    def check(index: int, got: Read) -> Checked:
+        return (*_checked_claim(ledger, paths[index], files[index], got[:2]), got[2])
 
-    return readahead.outcomes(len(paths), read, check, jobs)[0]
+    return readahead.outcomes(len(paths), read, check, jobs, encode=_plain_read,
+                              decode=lambda index, plain: _read_of(files[index], plain))[0]
+
+
+def _plain_read(got: tuple[Document | None, list[Problem], bytes | None]) -> tuple:
+    """A record's outcome as plain data, for the pipe from the child that read it (``readahead``)."""
+    doc, problems, digest = got
+    if doc is not None:
+        return ("doc", digest, doc.data, doc.text, doc._lines)
+    return ("problems", digest, [(p.file, p.line, p.key, p.message) for p in problems])
+
+
+def _read_of(file: str, plain: tuple) -> tuple[Document | None, list[Problem], bytes | None]:
+    """The outcome ``_plain_read`` made plain, as this process would have read it."""
+    if plain[0] == "doc":
+        return Document(file, plain[2], plain[3], plain[4]), [], plain[1]
+    return None, [Problem(file=f, line=n, key=k, message=m) for f, n, k, m in plain[2]], plain[1]
 
 
 def _bad_claim(ledger: Ledger, claim_id: str, file: str, problems) -> None:

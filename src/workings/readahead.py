@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 MIN_RECORDS = 2000  # below this, a fork and the pipe would cost more than they save
 _HEADER = 4  # each outcome: its length (4 bytes, little-endian), then its marshal bytes
@@ -54,19 +55,28 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _same_at(index: int, value: Any) -> Any:
+    return value
+
+
 def forks(count: int, jobs: int | None) -> bool:
     """Whether ``outcomes`` of ``count`` records would ask a child to read ahead."""
     jobs = default_jobs() if jobs is None else jobs
     return jobs >= 2 and count >= MIN_RECORDS and can_fork()
 
 
-def outcomes(count: int, read: Callable[[int], Any], check: Callable[[int, Any], T],
-             jobs: int | None = None) -> tuple[list[T], int]:
+def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T], jobs: int | None = None, *,
+             encode: Callable[[R], Any] = _same, decode: Callable[[int, Any], R] = _same_at) -> tuple[list[T], int]:
     """``check(i, read(i))`` for every ``i`` below ``count``, in a list by ``i``; and how many of the
     ``read`` calls a child made.
 
-    ``read(i)`` returns plain data that ``marshal`` carries, never None (the child sends None for a
-    record it could not read, which this process then reads). ``read`` runs in either process;
+    ``read`` runs in either process. The child sends ``encode(read(i))``, plain data that ``marshal``
+    carries, and this process checks ``decode(i, that)``, which must be what ``read(i)`` would have
+    given here (a record the child could not read or encode comes as None and is read here).
     ``check`` always runs here, in whatever order the records arrive (later ones first), so it must
     leave the applying of what it finds to the caller."""
     if not forks(count, jobs):
@@ -74,7 +84,7 @@ def outcomes(count: int, read: Callable[[int], Any], check: Callable[[int, Any],
     import signal  # only where a child is forked: a small ledger's verify imports no more than before
 
     try:
-        pid, pipe = _fork(count, read)
+        pid, pipe = _fork(count, lambda index: encode(read(index)))
     except OSError:  # no process to be had (a limit, memory): this one reads every record
         return [check(i, read(i)) for i in range(count)], 0
     results: list[Any] = [None] * count
@@ -99,7 +109,7 @@ def outcomes(count: int, read: Callable[[int], Any], check: Callable[[int, Any],
                         break
                     outcome = marshal.loads(memoryview(buffer)[start + _HEADER:start + _HEADER + size])
                     start += _HEADER + size
-                    results[front] = check(front, read(front) if outcome is None else outcome)
+                    results[front] = check(front, read(front) if outcome is None else decode(front, outcome))
                     front += 1
                 if start > 1 << 20:
                     del buffer[:start]
