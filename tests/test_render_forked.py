@@ -197,7 +197,7 @@ def test_what_is_made_in_one_process(monkeypatch):
         stop.set()
         other.join()
     assert len(forked.parts(_Claims(many), 2)) == 2
-    monkeypatch.setattr(forked.sys, "platform", "darwin")
+    monkeypatch.setattr(sys, "platform", "darwin")  # readahead.can_fork reads it
     assert forked.parts(_Claims(many), 2) == [(0, len(many))]
     assert 1 <= forked.default_jobs() <= forked.MAX_JOBS
 

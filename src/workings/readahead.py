@@ -132,9 +132,10 @@ def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T],
             pass
 
 
-def _fork(count: int, read: Callable[[int], Any]) -> tuple[int, int]:
-    import signal
-
+def fork_with_pipe() -> tuple[int, int]:
+    """``os.fork`` with a pipe from the child to the parent: in the parent (the child's pid, the
+    pipe's reading end), in the child (0, its writing end); each end closed where it is not used.
+    OSError where no process can be had, with nothing left open."""
     reader, writer = os.pipe()
     try:
         pid = os.fork()
@@ -142,12 +143,19 @@ def _fork(count: int, read: Callable[[int], Any]) -> tuple[int, int]:
         os.close(reader)
         os.close(writer)
         raise
+    os.close(writer if pid else reader)
+    return pid, (reader if pid else writer)
+
+
+def _fork(count: int, read: Callable[[int], Any]) -> tuple[int, int]:
+    import signal
+
+    pid, pipe = fork_with_pipe()
     if pid:
-        os.close(writer)
-        os.set_blocking(reader, False)
-        return pid, reader
+        os.set_blocking(pipe, False)
+        return pid, pipe
+    writer = pipe
     try:  # the child: every record's outcome, in order, then it ends; it never returns
-        os.close(reader)
         for number in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, or the parent, ends it at once
             signal.signal(number, signal.SIG_DFL)
         try:

@@ -27,13 +27,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sys
-import threading
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import LedgerError
+from ..readahead import can_fork, fork_with_pipe
 from .staging import Staging
 from .views import Site
 
@@ -54,9 +53,8 @@ def parts(site: Site, jobs: int) -> list[tuple[int, int]]:
     """The claims' index ranges, one per process; a single one where the pages are made in one."""
     count = len(site.report.claims)
     # fork copies only the calling thread: with another thread running (a program using render_site
-    # as a library), a lock it held would stay held in the child
-    can_fork = hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
-    if jobs <= 1 or not can_fork or count < MIN_CLAIMS or len(site.claim_pages) != count:
+    # as a library), a lock it held would stay held in the child (``readahead.can_fork``)
+    if jobs <= 1 or not can_fork() or count < MIN_CLAIMS or len(site.claim_pages) != count:
         return [(0, count)]
     jobs = min(jobs, count)
     bounds = [count * k // jobs for k in range(jobs + 1)]
@@ -100,19 +98,12 @@ def _write(site: Site, page: Callable[[dict], str], staging: Staging, start: int
 
 
 def _fork(site: Site, page: Callable[[dict], str], staging: Staging, start: int, stop: int) -> tuple[int, int]:
-    reader, writer = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(reader)
-        os.close(writer)
-        raise
+    pid, pipe = fork_with_pipe()
     if pid:
-        os.close(writer)
-        return pid, reader
+        return pid, pipe
+    writer = pipe
     status = 1  # the child: its pages, then what it wrote, through the pipe; it never returns
     try:
-        os.close(reader)
         said: dict[str, Any]
         try:
             said = {"state": staging.state_of(_write(site, page, staging, start, stop))}
