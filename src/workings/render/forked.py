@@ -33,6 +33,7 @@ from typing import Any
 
 from ..errors import LedgerError
 from ..readahead import can_fork, fork_with_pipe
+from ..readahead import default_jobs as readahead_jobs
 from .staging import Staging
 from .views import Site
 
@@ -42,11 +43,7 @@ MAX_JOBS = 4
 
 def default_jobs() -> int:
     """The processors this process may run on (its affinity where the system says), at most MAX_JOBS."""
-    try:
-        count = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        count = os.cpu_count() or 1
-    return max(1, min(count, MAX_JOBS))
+    return min(readahead_jobs(), MAX_JOBS)
 
 
 def parts(site: Site, jobs: int) -> list[tuple[int, int]]:
