@@ -211,8 +211,8 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
 
         last = n - 1
         if "verify" in only:
-            # the records read by two processes from 2,000 claims on (workings/readahead.py); the note
-            # gives the same run in one
+            # the records read and the claims evaluated by two processes from 2,000 claims on
+            # (workings/readahead.py, engine._evaluate_split); the note gives the same run in one
             done = best(workings("verify", "--no-cache", "--quiet", "--root", str(root)), runs, before=cold)
             alone = best(workings("verify", "--no-cache", "--quiet", "--jobs", "1", "--root", str(root)), runs,
                          before=cold)

@@ -103,7 +103,7 @@ def verify(root: str | os.PathLike[str], store: Store, *, jobs: int | None = Non
         try:
             verified = warm.run()
         except (_Cold, LedgerError) as why:
-            report = evaluate_ledger(load_ledger(root, jobs=jobs))  # a LedgerError here is the cold run's to report
+            report = evaluate_ledger(load_ledger(root, jobs=jobs), jobs=jobs)  # a LedgerError here is the cold run's to report
             every = len(report.claims)
             return Verified.of(report), Stats(total=every, recomputed=every, path=store.path, why_cold=str(why),
                                               ids=tuple(sorted(c.id for c in report.claims)), formatted=every, read=every)

@@ -127,9 +127,9 @@ def _verify_cached(root: Path, jobs: int | None = None) -> tuple[Verified, list[
 @click.option("--no-cache", is_flag=True,
               help="Recompute every claim, neither reading nor writing the cache (so does WORKINGS_NO_CACHE=1).")
 @click.option("--jobs", "jobs", type=click.IntRange(1, 64), default=None,
-              help="Processes that read the claim records of a large ledger (2,000 records and more) when "
-                   "every claim is recomputed: 2 where this process may use two processors [default], 1 for "
-                   "this one alone; the report is the same bytes for any number.")
+              help="Processes that read the claim records of a large ledger (2,000 records and more) and "
+                   "evaluate its claims when every claim is recomputed: 2 where this process may use two "
+                   "processors [default], 1 for this one alone; the report is the same bytes for any number.")
 @paused()  # few cycles are built: no collection rescans what was (gcpause)
 def verify(root: Path, json_path: Path | None, junit_path: Path | None, quiet: bool, no_cache: bool,
            jobs: int | None) -> None:
@@ -398,9 +398,9 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
 @click.option("--jobs", "jobs", type=click.IntRange(1, 64), default=None,
-              help="Processes that read the claim records and make the claim pages of a large ledger "
-                   "(2,000 claims and more) [default: the processors this one may use, at most 4 for the "
-                   "pages and 2 for the records]; the site is the same bytes for any number.")
+              help="Processes that read the claim records, evaluate the claims and make the claim pages of "
+                   "a large ledger (2,000 claims and more) [default: the processors this one may use, at most "
+                   "4 for the pages and 2 for the records and claims]; the site is the same bytes for any number.")
 def render(root: Path, out: Path | None, jobs: int | None) -> None:
     """Write the HTML ledger: every claim, its working and its sources, as a self-contained site.
 

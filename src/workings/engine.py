@@ -3,7 +3,9 @@
 Claims that use other claims form a graph; it is ordered once (a cycle is an error for every claim
 on it), then each claim is evaluated exactly once, in order, so a claim sees the finished result of
 every claim it uses. Each claim's failure is contained: it becomes that claim's ``error`` status
-with the file, line and key, and the run goes on.
+with the file, line and key, and the run goes on. On a large ledger a second process may evaluate
+whole groups of claims beside this one (``evaluate_ledger``'s ``jobs``, ``_evaluate_split``); the
+Report is the same.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from collections import defaultdict
 from dataclasses import fields, replace
 from fractions import Fraction
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import dependence, expr, units
+from . import dependence, expr, readahead, units
 from .compare import compare_figure
 from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
@@ -38,7 +40,12 @@ _Read = dict[tuple[str, str, "str | None"], tuple[Any, InputResult]]
 _Stepped = dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]]
 
 
-def evaluate_ledger(ledger: Ledger) -> Report:
+def evaluate_ledger(ledger: Ledger, *, jobs: int | None = 1) -> Report:
+    """Every claim evaluated and the Report made. ``jobs`` (default 1: this process alone): how many
+    processes may evaluate a large ledger's claims (``_evaluate_split``); None, the processors this
+    one may use. The Report is the same for any number."""
+    if jobs != 1 and len(ledger.claims) >= readahead.MIN_RECORDS:
+        return report_of(ledger, _evaluate_split(ledger, jobs))
     return report_of(ledger, evaluate_claims(ledger))
 
 
@@ -52,8 +59,14 @@ def evaluate_claims(ledger: Ledger, reused: _Done | None = None) -> _Done:
     they would read results computed here."""
     order, cycles = _order(ledger.claims)
     done: _Done = dict(reused or {})
-    read: _Read = {}  # the inputs read so far, by what decides them (see _Evaluation.resolve)
-    stepped: _Stepped = {}  # the steps evaluated so far, by the very values they read (see _Evaluation.step)
+    _evaluate_in_order(ledger, order, cycles, done, {}, {})
+    return done
+
+
+def _evaluate_in_order(ledger: Ledger, order: Iterable[str], cycles: dict[str, str], done: _Done, read: _Read,
+                       stepped: _Stepped) -> None:
+    """Each claim of ``order`` (dependency order) evaluated into ``done``, which holds every claim it uses.
+    ``read`` and ``stepped``: the inputs and steps known so far (``_Evaluation.resolve``, ``step``)."""
     for claim_id in order:
         claim = ledger.claims[claim_id]
         if claim_id in cycles:
@@ -61,7 +74,83 @@ def evaluate_claims(ledger: Ledger, reused: _Done | None = None) -> _Done:
             done[claim_id] = (result, None)
             continue
         done[claim_id] = _evaluate_contained(ledger, claim, done, read, stepped)
-    return done
+
+
+SPLIT_BATCH = 16  # claims evaluated in one piece by either process: fewer, larger messages between the two
+
+
+def _evaluate_split(ledger: Ledger, jobs: int | None) -> _Done:
+    """``evaluate_claims`` with a second process evaluating too (``readahead.outcomes``).
+
+    A claim reads only the claims it uses, so the ledger falls apart into groups that share no claim
+    (connected by ``claim:`` inputs); each group is evaluated whole by one process, in dependency
+    order. The groups, in batches of at least SPLIT_BATCH claims, are taken by a forked child from the
+    first on and by this process from the last back, until the two meet; the child sends each batch's
+    results (``ClaimResult``, frozen data whose pickle holds only workings' report classes) through a
+    pipe. A result does not depend on which process made it or what it made before: each process
+    keeps its own ``read`` and ``stepped``, which hold only what any claim reading the same values would
+    compute (see ``_Evaluation.step``). The values dependants use are not sent: every dependant is in
+    its group, and the Report does not read them, so each claim's is None here (``evaluate_claims`` is
+    the call that keeps them, for the cache). A batch the child could not evaluate or send, or never
+    reached, is evaluated here."""
+    import pickle
+
+    order, cycles = _order(ledger.claims)
+    batches = _batches(ledger.claims, order)
+    done: _Done = {}
+    read: _Read = {}
+    stepped: _Stepped = {}
+
+    def evaluate(index: int) -> list[tuple[str, ClaimResult]]:
+        _evaluate_in_order(ledger, batches[index], cycles, done, read, stepped)
+        return [(claim_id, done[claim_id][0]) for claim_id in batches[index]]
+
+    def send(results: list[tuple[str, ClaimResult]]) -> bytes:
+        return pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def receive(index: int, sent: bytes) -> list[tuple[str, ClaimResult]]:
+        results: list[tuple[str, ClaimResult]] = pickle.loads(sent)  # noqa: S301  # this process's own child
+        return results
+
+    parts, _ = readahead.outcomes(len(batches), evaluate, lambda index, results: results, jobs,
+                                  encode=send, decode=receive, size=len(order))
+    got = {claim_id: result for part in parts for claim_id, result in part}
+    return {claim_id: (got[claim_id], None) for claim_id in order}
+
+
+def _batches(claims: dict[str, Claim], order: list[str]) -> list[list[str]]:
+    """``order``'s claims in groups that share no claim, each in dependency order, the groups joined into
+    batches of at least SPLIT_BATCH claims (the last may hold fewer)."""
+    root: dict[str, str] = {}
+
+    def find(claim_id: str) -> str:
+        top = claim_id
+        while root.get(top, top) != top:
+            top = root[top]
+        while claim_id != top:  # every claim on the way points at the top now
+            above = root[claim_id]
+            root[claim_id] = top
+            claim_id = above
+        return top
+
+    for claim_id in order:
+        for used in _deps(claims[claim_id], claims):
+            a, b = find(claim_id), find(used)
+            if a != b:
+                root[a] = b
+    groups: dict[str, list[str]] = {}
+    for claim_id in order:
+        groups.setdefault(find(claim_id), []).append(claim_id)
+    batches: list[list[str]] = []
+    batch: list[str] = []
+    for group in groups.values():
+        batch += group
+        if len(batch) >= SPLIT_BATCH:
+            batches.append(batch)
+            batch = []
+    if batch:
+        batches.append(batch)
+    return batches
 
 
 def report_of(ledger: Ledger, done: _Done) -> Report:
@@ -578,4 +667,4 @@ def verify(root: str | os.PathLike[str], *, jobs: int | None = None) -> Report:
     # The run builds many small objects and few cycles; the cyclic collector rescanning the growing
     # heap made 10,000 claims take a third longer. What the run built is frozen at its end (gcpause).
     with paused():
-        return evaluate_ledger(load_ledger(root, jobs=jobs))
+        return evaluate_ledger(load_ledger(root, jobs=jobs), jobs=jobs)

@@ -18,6 +18,10 @@ two, and this process checks every record; the caller applies what the checks fo
 records' order (``loader``), so the ledger, its problems and every report are the ones one process
 gives, byte for byte (``tests/test_readahead.py``).
 
+``outcomes`` knows nothing of records: ``engine._evaluate_split`` hands it batches of claims to
+evaluate (each batch whole groups of claims that share none), the child sending each batch's results
+as pickled bytes inside the same frames; the size held against ``MIN_RECORDS`` is then the claims'.
+
 One process only where fork is not how this platform makes processes (Windows; macOS, where it is
 unsafe), where another thread runs (fork copies only the calling one: a lock another held would
 stay held in the child), below ``MIN_RECORDS`` records, or when asked (``jobs`` 1: ``workings verify
@@ -63,14 +67,16 @@ def _same_at(index: int, value: Any) -> Any:
     return value
 
 
-def forks(count: int, jobs: int | None) -> bool:
-    """Whether ``outcomes`` of ``count`` records would ask a child to read ahead."""
+def forks(count: int, jobs: int | None, size: int | None = None) -> bool:
+    """Whether ``outcomes`` of ``count`` items would ask a child to work ahead (``size``: the records
+    the items stand for, held against ``MIN_RECORDS``; by default ``count``)."""
     jobs = default_jobs() if jobs is None else jobs
-    return jobs >= 2 and count >= MIN_RECORDS and can_fork()
+    return jobs >= 2 and count >= 2 and (count if size is None else size) >= MIN_RECORDS and can_fork()
 
 
 def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T], jobs: int | None = None, *,
-             encode: Callable[[R], Any] = _same, decode: Callable[[int, Any], R] = _same_at) -> tuple[list[T], int]:
+             encode: Callable[[R], Any] = _same, decode: Callable[[int, Any], R] = _same_at,
+             size: int | None = None) -> tuple[list[T], int]:
     """``check(i, read(i))`` for every ``i`` below ``count``, in a list by ``i``; and how many of the
     ``read`` calls a child made.
 
@@ -78,8 +84,8 @@ def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T],
     carries, and this process checks ``decode(i, that)``, which must be what ``read(i)`` would have
     given here (a record the child could not read or encode comes as None and is read here).
     ``check`` always runs here, in whatever order the records arrive (later ones first), so it must
-    leave the applying of what it finds to the caller."""
-    if not forks(count, jobs):
+    leave the applying of what it finds to the caller. ``size``: as ``forks``."""
+    if not forks(count, jobs, size):
         return [check(i, read(i)) for i in range(count)], 0
     import signal  # only where a child is forked: a small ledger's verify imports no more than before
 
