@@ -109,23 +109,33 @@ def test_the_child_evaluates_from_the_first_batch_and_this_process_from_the_last
     assert split[-1] == len(firsts) - len(here) > 0  # the child took the rest, from the first
 
 
-def test_a_batch_the_child_cannot_evaluate_is_evaluated_here(ledger, small, split, batches_of_two, monkeypatch):
-    loaded = loader.load_ledger(ledger, jobs=1)
-    one = engine.evaluate_ledger(loaded, jobs=1)
+def _child_stops(monkeypatch, after: int, stop) -> None:
+    """The child evaluates ``after`` batches, then calls ``stop`` before each one; this process's
+    batches are slowed by a sleep, so the child has evaluated some."""
     parent = os.getpid()
     real = engine._evaluate_in_order
     calls = [0]
 
-    def failing(*args):  # the child fails on its third batch and every batch after: it sends None for them
+    def stopping(*args):
         if os.getpid() != parent:
             calls[0] += 1
-            if calls[0] >= 3:
-                raise RuntimeError("a child's failure")
+            if calls[0] > after:
+                stop()
         else:
             time.sleep(0.001)
         return real(*args)
 
-    monkeypatch.setattr(engine, "_evaluate_in_order", failing)
+    monkeypatch.setattr(engine, "_evaluate_in_order", stopping)
+
+
+def _fail() -> None:
+    raise RuntimeError("a child's failure")
+
+
+def test_a_batch_the_child_cannot_evaluate_is_evaluated_here(ledger, small, split, batches_of_two, monkeypatch):
+    loaded = loader.load_ledger(ledger, jobs=1)
+    one = engine.evaluate_ledger(loaded, jobs=1)
+    _child_stops(monkeypatch, 2, _fail)  # from its third batch on: it sends None for each
     two = engine.evaluate_ledger(loaded, jobs=2)
     assert split[1] > 2  # the batches it failed on came back as None, and were evaluated here
     assert two == one
@@ -134,20 +144,7 @@ def test_a_batch_the_child_cannot_evaluate_is_evaluated_here(ledger, small, spli
 def test_a_child_that_dies_leaves_the_rest_to_this_process(ledger, small, split, batches_of_two, monkeypatch):
     loaded = loader.load_ledger(ledger, jobs=1)
     one = engine.evaluate_ledger(loaded, jobs=1)
-    parent = os.getpid()
-    real = engine._evaluate_in_order
-    calls = [0]
-
-    def dying(*args):
-        if os.getpid() != parent:
-            calls[0] += 1
-            if calls[0] > 5:
-                os._exit(1)
-        else:
-            time.sleep(0.001)
-        return real(*args)
-
-    monkeypatch.setattr(engine, "_evaluate_in_order", dying)
+    _child_stops(monkeypatch, 5, lambda: os._exit(1))
     two = engine.evaluate_ledger(loaded, jobs=2)
     assert 0 < split[1] <= 5
     assert two == one
