@@ -44,7 +44,7 @@ def evaluate_ledger(ledger: Ledger, *, jobs: int | None = 1) -> Report:
     """Every claim evaluated and the Report made. ``jobs`` (default 1: this process alone): how many
     processes may evaluate a large ledger's claims (``_evaluate_split``); None, the processors this
     one may use. The Report is the same for any number."""
-    if jobs != 1 and len(ledger.claims) >= readahead.MIN_RECORDS:
+    if readahead.forks(len(ledger.claims), jobs):  # 2,000 claims and more, two processors, fork allowed
         return report_of(ledger, _evaluate_split(ledger, jobs))
     return report_of(ledger, evaluate_claims(ledger))
 
