@@ -9,6 +9,7 @@ test needs both processes to have evaluated claims: the split follows the two pr
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -18,9 +19,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workings import engine, loader, outputs, readahead
+from workings import coldshares, engine, loader, outputs, readahead
 from workings.cli import main
-from workings.written import Verified
+from workings.written import Piece, Verified
 from test_readahead import REPO, _broken_ledger, _no_child_left, pytestmark, small, split  # noqa: F401
 
 EXTRA = {  # claims that fail through other claims: a cycle, an input that is an invalid record or absent
@@ -197,6 +198,76 @@ def test_this_repositorys_ledger_is_evaluated_by_two_processes_too(tmp_path, sma
     two = engine.evaluate_ledger(loaded, jobs=2)
     assert split[-1] > 0  # the child evaluated some of this ledger's own claims
     assert two == one and _outputs(two) == _outputs(one)
+
+
+def _verified_outputs(verified: Verified) -> tuple:
+    return (b"".join(outputs.json_parts(verified)), outputs.junit(verified), outputs.table(verified),
+            outputs.table(verified, only_failing=True), outputs.github_annotations(verified),
+            outputs.markdown_summary(verified), verified.exit_code, verified.summary, verified.disagreements,
+            verified.notable_claims, [c.id for c in verified.claims])
+
+
+@pytest.fixture(scope="module")
+def measured(ledger, tmp_path_factory) -> Path:
+    """``ledger`` with a drift, a measurement that disagrees with its estimate and one of a claim
+    that is not there: the shares of failing claims, the annotations, the problems."""
+    root = tmp_path_factory.mktemp("measured") / "ledger"
+    shutil.copytree(ledger, root, symlinks=True)
+    gen = root / "claims" / "gen-1"
+    drifted = (gen / "c502.yaml").read_text()
+    figure = re.search(r"figure: ([\d,]+)", drifted).group(1)
+    (gen / "c502.yaml").write_text(drifted.replace(figure, figure[:-1] + str((int(figure[-1]) + 1) % 10)))
+    measurements = root / "ledger" / "measurements" / "kv-bytes-per-token"
+    fp8 = measurements / "fp8-halves--cpu--2026-11-29.yaml"
+    text = fp8.read_text()
+    assert "result:\n  unit: ''\n  value: '2'" in text
+    fp8.write_text(text.replace("result:\n  unit: ''\n  value: '2'", "result:\n  unit: ''\n  value: '3'"))
+    (measurements / "gone--cpu--2026-11-29.yaml").write_text(
+        text.replace("claim: kv-bytes-per-token/fp8-halves", "claim: kv-bytes-per-token/gone"))
+    return root
+
+
+def test_each_claims_share_is_made_by_the_process_that_evaluated_it(measured, small, split, batches_of_two,
+                                                                      monkeypatch):
+    """The outputs a cold verify writes, linked and formatted by both processes (``coldshares``), are
+    the bytes one process's Report gives; only the results the annotations show travel whole."""
+    loaded = loader.load_ledger(measured, jobs=1)
+    one = Verified.of(engine.evaluate_ledger(loaded, jobs=1))
+    assert split == [0]
+    _slowed_here(monkeypatch)
+    sent: list[list] = []
+    real = engine.split_batches
+    monkeypatch.setattr(coldshares, "split_batches", lambda *a: (sent.append(real(*a)), sent[-1])[1])
+    two = coldshares.verified(loaded, jobs=2)
+    batches = len(engine._batches(loaded.claims, engine._order(loaded.claims)[0]))
+    assert 0 < split[1] < batches  # both processes linked and formatted claims
+    assert all(isinstance(c, Piece) for c in two.claims)
+    assert _verified_outputs(two) == _verified_outputs(one)
+    assert _no_child_left()
+    statuses = {c.id: c.status for c in one.claims}
+    assert statuses["gen-1/c502"] == "drift" and one.disagreements == 1 and one.exit_code == 2
+    assert any("kv-bytes-per-token/gone" in p.message for p in two.problems)
+    made = [item for part in sent[0] for item in part]
+    assert len(made) == len(loaded.claims)
+    for claim_id, share, _, whole in made:  # the whole result only where the annotations show it
+        shown = share.status in ("drift", "error", "erratum") or share.contradicted > 0
+        assert (whole is not None) == shown, claim_id
+    assert {c for c, *_ in made if statuses[c] == "erratum"} and one.notable_claims
+    # one process when asked or below the size: Verified.of of the Report, no fork
+    assert _verified_outputs(coldshares.verified(loaded, jobs=1)) == _verified_outputs(one) and len(split) == 2
+
+
+@pytest.mark.parametrize("after, stop", [(2, _fail), (40, lambda: os._exit(1))], ids=["fails", "dies"])
+def test_shares_the_child_could_not_make_are_made_here(measured, small, split, batches_of_two, monkeypatch, after,
+                                                       stop):
+    """A child that fails from its third batch on (each comes back None), or dies after 40 (what it
+    had not written to the pipe, in blocks, is lost): this process makes the rest."""
+    loaded = loader.load_ledger(measured, jobs=1)
+    one = _verified_outputs(Verified.of(engine.evaluate_ledger(loaded, jobs=1)))
+    _child_stops(monkeypatch, after, stop)
+    assert _verified_outputs(coldshares.verified(loaded, jobs=2)) == one
+    assert 0 < split[-1] and (split[-1] > after if after == 2 else split[-1] <= after)
+    assert _no_child_left()
 
 
 # --- the batches --------------------------------------------------------------------------------

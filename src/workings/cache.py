@@ -60,7 +60,8 @@ from .frozen import frozen
 from . import __version__, readahead, units
 from .cachestore import RACY_NS, Spill, Store, dumps, loads  # RACY_NS: a hash is remembered only for a file older than this
 from .cacheshares import own_sources, shares
-from .engine import evaluate_claims, evaluate_ledger
+from .coldshares import verified as verified_cold
+from .engine import evaluate_claims
 from .errors import LedgerError
 from .loader import (CLAIMS_DIR, MAX_RECORD_BYTES, MAX_SNAPSHOT_BYTES, RECORD_SUFFIXES, SNAPSHOTS_DIR, SOURCES_DIR, Ledger,
                      _bad_claim, _duplicate_sources, _load_claim, _load_measurements, _load_source, _rel, _yaml_files,
@@ -103,10 +104,10 @@ def verify(root: str | os.PathLike[str], store: Store, *, jobs: int | None = Non
         try:
             verified = warm.run()
         except (_Cold, LedgerError) as why:
-            report = evaluate_ledger(load_ledger(root, jobs=jobs), jobs=jobs)  # a LedgerError here is the cold run's to report
-            every = len(report.claims)
-            return Verified.of(report), Stats(total=every, recomputed=every, path=store.path, why_cold=str(why),
-                                              ids=tuple(sorted(c.id for c in report.claims)), formatted=every, read=every)
+            cold = verified_cold(load_ledger(root, jobs=jobs), jobs=jobs)  # a LedgerError here is the cold run's to report
+            every = len(cold.claims)
+            return cold, Stats(total=every, recomputed=every, path=store.path, why_cold=str(why),
+                               ids=tuple(sorted(c.id for c in cold.claims)), formatted=every, read=every)
         if warm.changed:
             store.write(warm.new_pack)
         return verified, Stats(total=len(verified.claims), recomputed=len(warm.recomputed), path=store.path,

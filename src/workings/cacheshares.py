@@ -19,24 +19,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import safetext
-from .frozen import frozen
 from .jsonline import _texts
-from .engine import _sources, _with_links, bad_result
-from .errors import Problem
+from .engine import Cited, _sources, _with_links, bad_result, problems_of
 from .models import GRADES
 from .report import ClaimResult
 from .written import Piece, Verified, is_notable, piece
 
 if TYPE_CHECKING:
     from .cache import _Record, _Warm
-
-
-@frozen
-class _Cited:
-    """What ``engine._sources`` reads of a claim to list who cites each source."""
-
-    id: str
-    sources: frozenset[str]
 
 
 def own_sources(result: ClaimResult) -> tuple[str, ...]:
@@ -179,11 +169,6 @@ def shares(warm: _Warm, records: dict[str, _Record], order: Sequence[str], done:
                 out.append(final)
         return out
 
-    problems = list(ledger.problems)
-    for m in ledger.measurements:
-        if m.claim not in records:
-            problems.append(Problem(file=f"ledger/measurements/{m.filename}", line=1, key="claim",
-                                    message=f"no claim {m.claim!r} in claims/ (renamed or removed?)"))
-    listed = _sources(ledger, [_Cited(claim_id, upstream.get(claim_id, frozenset())) for claim_id, _, _ in made])
-    return Verified(claims=[share for _, share, _ in made], sources=tuple(listed), problems=tuple(sorted(problems)),
+    listed = _sources(ledger, [Cited(claim_id, upstream.get(claim_id, frozenset())) for claim_id, _, _ in made])
+    return Verified(claims=[share for _, share, _ in made], sources=tuple(listed), problems=problems_of(ledger, records),
                     notable=notable)

@@ -92,9 +92,13 @@ def _verify(root: Path, jobs: int | None = None):
 
 
 def _verify_cold(root: Path, jobs: int | None = None) -> Verified:
-    from .written import Verified
+    from .coldshares import verify as verify_cold  # each claim's share made by the process that evaluated it
 
-    return Verified.of(_verify(root, jobs))
+    try:
+        return verify_cold(root, jobs=jobs)
+    except LedgerError as exc:
+        _error(exc)
+        sys.exit(2)
 
 
 def _verify_cached(root: Path, jobs: int | None = None) -> tuple[Verified, list[str]]:

@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import fields, replace
 from fractions import Fraction
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import dependence, expr, readahead, units
@@ -24,6 +24,7 @@ from .compare import compare_figure
 from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number, read_figure
+from .frozen import frozen
 from .loader import BadRecord, Ledger
 from .models import GRADES, Claim, Erratum, Input
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .measurements import Beside, Measurement
 
 # each evaluated claim: its result, and the value its dependants use (None: they cannot)
+_T = TypeVar("_T")
 _Done = dict[str, tuple[ClaimResult, units.Value]]
 # literal and source inputs already read: (name, text, assumption) -> (value, InputResult)
 _Read = dict[tuple[str, str, "str | None"], tuple[Any, InputResult]]
@@ -80,19 +82,33 @@ SPLIT_BATCH = 16  # claims evaluated in one piece by either process: fewer, larg
 
 
 def _evaluate_split(ledger: Ledger, jobs: int | None) -> _Done:
-    """``evaluate_claims`` with a second process evaluating too (``readahead.outcomes``).
+    """``evaluate_claims`` with a second process evaluating too (``split_batches``). The values
+    dependants use are not sent: every dependant is in its group, and the Report does not read them,
+    so each claim's is None here (``evaluate_claims`` is the call that keeps them, for the cache)."""
+    order = _order(ledger.claims)[0]
+
+    def results(batch: list[str], done: _Done) -> list[tuple[str, ClaimResult]]:
+        return [(claim_id, done.pop(claim_id)[0]) for claim_id in batch]
+
+    got = {claim_id: result for part in split_batches(ledger, jobs, results) for claim_id, result in part}
+    return {claim_id: (got[claim_id], None) for claim_id in order}
+
+
+def split_batches(ledger: Ledger, jobs: int | None, finish: Callable[[list[str], _Done], _T]) -> list[_T]:
+    """``finish(batch, done)`` of every batch of the ledger's claims, in the batches' order, each batch
+    evaluated by this process or a second one (``readahead.outcomes``), and finished by the process
+    that evaluated it.
 
     A claim reads only the claims it uses, so the ledger falls apart into groups that share no claim
     (connected by ``claim:`` inputs); each group is evaluated whole by one process, in dependency
-    order. The groups, in batches of at least SPLIT_BATCH claims, are taken by a forked child from the
-    first on and by this process from the last back, until the two meet; the child sends each batch's
-    results (``ClaimResult``, frozen data whose pickle holds only workings' report classes) through a
-    pipe. A result does not depend on which process made it or what it made before: each process
-    keeps its own ``read`` and ``stepped``, which hold only what any claim reading the same values would
-    compute (see ``_Evaluation.step``). The values dependants use are not sent: every dependant is in
-    its group, and the Report does not read them, so each claim's is None here (``evaluate_claims`` is
-    the call that keeps them, for the cache). A batch the child could not evaluate or send, or never
-    reached, is evaluated here."""
+    order (``_batches``). The batches are taken by a forked child from the first on and by this
+    process from the last back, until the two meet; the child sends what ``finish`` gave pickled
+    through a pipe (it must be data whose pickle names only workings' classes and builtins). A result
+    does not depend on which process made it or what it made before: each process keeps its own
+    ``read`` and ``stepped``, which hold only what any claim reading the same values would compute (see
+    ``_Evaluation.step``). ``done`` holds the batch's results and values (and may hold earlier
+    batches' that ``finish`` did not take out: ``finish`` may ``pop`` its batch's, which no other batch
+    reads). A batch the child could not evaluate or send, or never reached, is evaluated here."""
     import pickle
 
     order, cycles = _order(ledger.claims)
@@ -101,21 +117,19 @@ def _evaluate_split(ledger: Ledger, jobs: int | None) -> _Done:
     read: _Read = {}
     stepped: _Stepped = {}
 
-    def evaluate(index: int) -> list[tuple[str, ClaimResult]]:
+    def evaluate(index: int) -> _T:
         _evaluate_in_order(ledger, batches[index], cycles, done, read, stepped)
-        return [(claim_id, done[claim_id][0]) for claim_id in batches[index]]
+        return finish(batches[index], done)
 
-    def send(results: list[tuple[str, ClaimResult]]) -> bytes:
-        return pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
+    def send(finished: _T) -> bytes:
+        return pickle.dumps(finished, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def receive(index: int, sent: bytes) -> list[tuple[str, ClaimResult]]:
-        results: list[tuple[str, ClaimResult]] = pickle.loads(sent)  # noqa: S301  # this process's own child
-        return results
+    def receive(index: int, sent: bytes) -> _T:
+        finished: _T = pickle.loads(sent)  # noqa: S301  # this process's own child
+        return finished
 
-    parts, _ = readahead.outcomes(len(batches), evaluate, lambda index, results: results, jobs,
-                                  encode=send, decode=receive, size=len(order))
-    got = {claim_id: result for part in parts for claim_id, result in part}
-    return {claim_id: (got[claim_id], None) for claim_id in order}
+    return readahead.outcomes(len(batches), evaluate, lambda index, finished: finished, jobs,
+                              encode=send, decode=receive, size=len(order))[0]
 
 
 def _batches(claims: dict[str, Claim], order: list[str]) -> list[list[str]]:
@@ -156,11 +170,7 @@ def _batches(claims: dict[str, Claim], order: list[str]) -> list[list[str]]:
 def report_of(ledger: Ledger, done: _Done) -> Report:
     """The Report: ``done``'s results with their links (what uses each claim, the sources it rests
     on, their least certain grade, its measurements), the invalid records, the sources, the problems."""
-    used_by = defaultdict(set)
-    for claim in ledger.claims.values():
-        for item in claim.inputs:
-            if item.kind == "claim":
-                used_by[item.claim].add(claim.id)
+    used_by = users(ledger)
     for claim_id, (result, _) in done.items():
         if claim_id not in ledger.claims:  # reused from the cache: its record was not read
             for used in result.uses:
@@ -176,12 +186,28 @@ def report_of(ledger: Ledger, done: _Done) -> Report:
     claims.extend(bad_result(bad) for bad in ledger.bad_claims)
     claims.sort(key=lambda c: c.id)
     sources = _sources(ledger, claims)
+    return Report(claims=tuple(claims), sources=tuple(sources), problems=problems_of(ledger, done))
+
+
+def users(ledger: Ledger) -> defaultdict[str, set[str]]:
+    """For each claim id, the ledger's claims that use it (``claim:`` inputs)."""
+    used_by = defaultdict(set)
+    for claim in ledger.claims.values():
+        for item in claim.inputs:
+            if item.kind == "claim":
+                used_by[item.claim].add(claim.id)
+    return used_by
+
+
+def problems_of(ledger: Ledger, claims: Container[str]) -> tuple[Problem, ...]:
+    """The report's problems, sorted: the ledger's, and each measurement of a claim not among ``claims``
+    (the ids of the claims evaluated or reused)."""
     problems = list(ledger.problems)
     for m in ledger.measurements:
-        if m.claim not in done:
+        if m.claim not in claims:
             problems.append(Problem(file=f"ledger/measurements/{m.filename}", line=1, key="claim",
                                     message=f"no claim {m.claim!r} in claims/ (renamed or removed?)"))
-    return Report(claims=tuple(claims), sources=tuple(sources), problems=tuple(sorted(problems)))
+    return tuple(sorted(problems))
 
 
 def bad_result(bad: BadRecord) -> ClaimResult:
@@ -512,9 +538,6 @@ class _Evaluation:
             basis=found.basis if found is not None and status != "error" else "none", dependence=found)
 
 
-_T = TypeVar("_T")
-
-
 def _given(value: _T | None, what: str) -> _T:
     """A part models.Input always sets for its kind. Its absence is a bug: the ValueError becomes that
     claim's error (``_evaluate_contained``), and the rest of the run goes on."""
@@ -631,6 +654,15 @@ def _upstream_sources(done: _Done) -> dict[str, frozenset[str]]:
                 sources |= found[dep]
         found[claim_id] = frozenset(sources)
     return found
+
+
+@frozen
+class Cited:
+    """What ``_sources`` reads of a claim to list who cites each source, where the claim's whole result
+    is not at hand (``cacheshares``, ``coldshares``)."""
+
+    id: str
+    sources: frozenset[str]
 
 
 def _sources(ledger: Ledger, claims: Sequence[Any]) -> list[SourceResult]:
