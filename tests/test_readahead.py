@@ -184,6 +184,39 @@ def test_a_refused_fork_leaves_every_record_to_this_process(small, monkeypatch):
     assert from_child == 0 and all(_same(results[i], _value(i)) for i in range(50))
 
 
+def test_meanwhile_runs_once_here_after_the_fork_and_before_any_check(small, monkeypatch):
+    """Work of this process's own (the ledger's sources) is done while the child reads ahead: after the
+    fork, before the first check; once, on every path (one process, a refused fork)."""
+    events: list[str] = []
+    real = readahead._fork
+    monkeypatch.setattr(readahead, "_fork", lambda *a: (events.append("fork"), real(*a))[1])
+
+    def check(index, outcome):
+        events.append("check")
+        return outcome
+
+    results, from_child = readahead.outcomes(300, _value, _slowly(check, 0.0005), jobs=2,
+                                             meanwhile=lambda: events.append("meanwhile"))
+    assert events[:3] == ["fork", "meanwhile", "check"] and events.count("meanwhile") == 1
+    assert from_child > 0 and all(_same(results[i], _value(i)) for i in range(300))
+    assert _no_child_left()
+    for jobs in (1, 2):  # one process; then a refused fork
+        if jobs == 2:
+            monkeypatch.setattr(readahead.os, "fork", lambda: (_ for _ in ()).throw(BlockingIOError(11, "no")))
+        events.clear()
+        assert readahead.outcomes(5, _value, check, jobs=jobs, meanwhile=lambda: events.append("meanwhile"))[1] == 0
+        assert events == ["fork"] * (jobs - 1) + ["meanwhile"] + ["check"] * 5  # the fork asked, refused
+
+
+def test_a_failure_meanwhile_stops_and_reaps_the_child(small):
+    def failing():
+        raise ValueError("a bug in the sources")
+
+    with pytest.raises(ValueError, match="a bug in the sources"):
+        readahead.outcomes(300, _value, lambda i, o: o, jobs=2, meanwhile=failing)
+    assert _no_child_left()
+
+
 # --- the ledger ----------------------------------------------------------------------------------
 
 BROKEN = {  # records a stranger could send, each refused with its file, line and key
@@ -218,6 +251,28 @@ def ledger(tmp_path_factory) -> Path:
     (root / "claims" / "zzz-last" / "twice.yaml").write_text(
         "id: gen-0/c5\n" + (root / "claims" / "gen-0" / "c5.yaml").read_text())
     return root
+
+
+def test_the_sources_load_while_the_child_reads_and_the_problems_keep_their_order(tmp_path, small, split,
+                                                                                monkeypatch):
+    """The claims are walked before the sources load (so the child starts reading first); a problem of
+    the walk still comes after the sources' problems, as a walk after the loading gives it."""
+    root = _broken_ledger(tmp_path)
+    (root / "ledger" / "sources" / "broken.yaml").write_text("title: [\n")
+    (root / "claims" / "gen-0" / "notes").symlink_to(root / "nowhere")  # a dangling link: the walk's problem
+    events: list[str] = []
+    real_source, real_fork = loader._load_source, readahead._fork
+    monkeypatch.setattr(loader, "_load_source", lambda *a: (events.append("source"), real_source(*a))[1])
+    monkeypatch.setattr(readahead, "_fork", lambda *a: (events.append("fork"), real_fork(*a))[1])
+    for jobs in (1, 2):
+        events.clear()
+        ledger = loader.load_ledger(root, jobs=jobs)
+        files = [p.file for p in ledger.problems]
+        assert files.index("ledger/sources/broken.yaml") < files.index("claims/gen-0/notes")
+        assert "claims/zzz-last/not-yaml.yaml" in files  # and the claims' own after both
+        assert "source" in events and events.count("fork") == jobs - 1
+        assert events.index("source") > events.index("fork") if jobs == 2 else True  # the child started first
+    assert split[-1] > 0
 
 
 def _loaded(root: Path, jobs: int):

@@ -61,12 +61,23 @@ def load_ledger(root: str | os.PathLike, *, jobs: int | None = None) -> Ledger:
     by_id: dict[str, list[Path]] = {}
     for path in _yaml_files(ledger, SOURCES_DIR):
         by_id.setdefault(path.stem, []).append(path)
-    for source_id, paths in by_id.items():
-        if len(paths) == 1:
-            _load_source(ledger, paths[0])
-        else:
-            _duplicate_sources(ledger, source_id, paths)
-    claims = _load_claims(ledger, _yaml_files(ledger, CLAIMS_DIR), jobs)
+    # The claims are walked before the sources are loaded, so that a child reading the claim records
+    # ahead (``readahead``) starts while this process loads the sources (and imports pint for their
+    # values: the child needs neither). The problems stay in the order of a walk after the loading.
+    before = len(ledger.problems)
+    claim_paths = _yaml_files(ledger, CLAIMS_DIR)
+    walked = ledger.problems[before:]
+    del ledger.problems[before:]
+
+    def load_sources() -> None:
+        for source_id, paths in by_id.items():
+            if len(paths) == 1:
+                _load_source(ledger, paths[0])
+            else:
+                _duplicate_sources(ledger, source_id, paths)
+        ledger.problems.extend(walked)
+
+    claims = _load_claims(ledger, claim_paths, jobs, load_sources)
     _keep_unique_claims(ledger, claims)
     _yaml_files(ledger, SNAPSHOTS_DIR)  # nothing is read from there by walking, but a link or pipe is reported
     _load_measurements(ledger)
@@ -330,11 +341,12 @@ def _checked_claim(ledger: Ledger, path: Path, file: str, read: tuple[Document |
     return claim, (None if claim is not None else (rel, file, problems))
 
 
-def _load_claims(ledger: Ledger, paths: list[Path], jobs: int | None) -> list[Claim]:
+def _load_claims(ledger: Ledger, paths: list[Path], jobs: int | None,
+                 meanwhile: Callable[[], None] | None = None) -> list[Claim]:
     """The claims of the records at ``paths``, in their order, each bad record added to the ledger in
-    that order."""
+    that order (after ``meanwhile``: as ``checked_claims``)."""
     claims: list[Claim] = []
-    for claim, bad, _ in checked_claims(ledger, paths, jobs):
+    for claim, bad, _ in checked_claims(ledger, paths, jobs, meanwhile=meanwhile):
         if bad is not None:
             _bad_claim(ledger, *bad)
         if claim is not None:
@@ -346,12 +358,13 @@ Checked = tuple[Claim | None, tuple[str, str, list[Problem]] | None, bytes | Non
 
 
 def checked_claims(ledger: Ledger, paths: list[Path], jobs: int | None, *,
-                   keyed: Callable[[str, bytes], bytes] | None = None) -> list[Checked]:
+                   keyed: Callable[[str, bytes], bytes] | None = None,
+                   meanwhile: Callable[[], None] | None = None) -> list[Checked]:
     """Each record at ``paths``, read and checked: its claim, or None and (its id, file, problems) for
     the caller to add to the ledger's bad records (nothing is added here); and ``keyed(file, raw)`` of
     its bytes, where given and the bytes could be read (the cache's digest). A large ledger's records
     are read and parsed by a second process too (``readahead``); each is checked here, whichever
-    read it."""
+    read it. ``meanwhile``: called here once, before the first check (``readahead.outcomes``)."""
     files = [_rel(ledger, path) for path in paths]
     Read = tuple[Document | None, list[Problem], bytes | None]
 
@@ -367,7 +380,7 @@ def checked_claims(ledger: Ledger, paths: list[Path], jobs: int | None, *,
         return (*_checked_claim(ledger, paths[index], files[index], got[:2]), got[2])
 
     return readahead.outcomes(len(paths), read, check, jobs, encode=_plain_read,
-                              decode=lambda index, plain: _read_of(files[index], plain))[0]
+                              decode=lambda index, plain: _read_of(files[index], plain), meanwhile=meanwhile)[0]
 
 
 def _plain_read(got: tuple[Document | None, list[Problem], bytes | None]) -> tuple:

@@ -76,7 +76,7 @@ def forks(count: int, jobs: int | None, size: int | None = None) -> bool:
 
 def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T], jobs: int | None = None, *,
              encode: Callable[[R], Any] = _same, decode: Callable[[int, Any], R] = _same_at,
-             size: int | None = None) -> tuple[list[T], int]:
+             size: int | None = None, meanwhile: Callable[[], Any] | None = None) -> tuple[list[T], int]:
     """``check(i, read(i))`` for every ``i`` below ``count``, in a list by ``i``; and how many of the
     ``read`` calls a child made.
 
@@ -84,20 +84,28 @@ def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T],
     carries, and this process checks ``decode(i, that)``, which must be what ``read(i)`` would have
     given here (a record the child could not read or encode comes as None and is read here).
     ``check`` always runs here, in whatever order the records arrive (later ones first), so it must
-    leave the applying of what it finds to the caller. ``size``: as ``forks``."""
+    leave the applying of what it finds to the caller. ``size``: as ``forks``. ``meanwhile``: called
+    once here before the first ``check``, once the child is reading (work of this process's own that
+    the child does not need, done while it reads ahead)."""
     if not forks(count, jobs, size):
+        if meanwhile is not None:
+            meanwhile()
         return [check(i, read(i)) for i in range(count)], 0
     import signal  # only where a child is forked: a small ledger's verify imports no more than before
 
     try:
         pid, pipe = _fork(count, lambda index: encode(read(index)))
     except OSError:  # no process to be had (a limit, memory): this one reads every record
+        if meanwhile is not None:
+            meanwhile()
         return [check(i, read(i)) for i in range(count)], 0
     results: list[Any] = [None] * count
     front, back = 0, count  # the child's outcomes are checked from the front; this one's from the back
     buffer, start = bytearray(), 0
     open_ = True
     try:
+        if meanwhile is not None:
+            meanwhile()
         while front < back:
             chunk = None
             if open_:
