@@ -286,6 +286,10 @@ def test_the_ledger_is_the_same_read_by_two_processes(ledger, small, split, monk
     assert split == [0]
     real = loader._checked_claim
     monkeypatch.setattr(loader, "_checked_claim", lambda *a: (time.sleep(0.001), real(*a))[1])
+    # the child reads while this process loads the sources: slowed too, or on a busy machine it has
+    # read every record of this small ledger by then
+    parent, real_read = os.getpid(), loader._read
+    monkeypatch.setattr(loader, "_read", lambda *a: (os.getpid() != parent and time.sleep(0.002), real_read(*a))[1])
     two = _loaded(ledger, 2)
     count = sum(1 for _ in (ledger / "claims").rglob("*.y*ml"))
     assert 0 < split[1] < count  # both processes read records
