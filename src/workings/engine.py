@@ -4,8 +4,8 @@ Claims that use other claims form a graph; it is ordered once (a cycle is an err
 on it), then each claim is evaluated exactly once, in order, so a claim sees the finished result of
 every claim it uses. Each claim's failure is contained: it becomes that claim's ``error`` status
 with the file, line and key, and the run goes on. On a large ledger a second process may evaluate
-whole groups of claims beside this one (``evaluate_ledger``'s ``jobs``, ``_evaluate_split``); the
-Report is the same.
+whole groups of claims beside this one (``evaluate_ledger``'s ``jobs``, ``split_batches``; for a cold
+verify's outputs, ``coldshares`` has it link and format them too); the Report is the same.
 """
 
 from __future__ import annotations
