@@ -33,8 +33,8 @@ from .sources import number_value
 if TYPE_CHECKING:
     from .measurements import Beside, Measurement
 
-# each evaluated claim: its result, and the value its dependants use (None: they cannot)
 _T = TypeVar("_T")
+# each evaluated claim: its result, and the value its dependants use (None: they cannot)
 _Done = dict[str, tuple[ClaimResult, units.Value]]
 # literal and source inputs already read: (name, text, assumption) -> (value, InputResult)
 _Read = dict[tuple[str, str, "str | None"], tuple[Any, InputResult]]
