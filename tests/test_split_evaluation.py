@@ -198,6 +198,9 @@ def test_this_repositorys_ledger_is_evaluated_by_two_processes_too(tmp_path, sma
     two = engine.evaluate_ledger(loaded, jobs=2)
     assert split[-1] > 0  # the child evaluated some of this ledger's own claims
     assert two == one and _outputs(two) == _outputs(one)
+    shared = coldshares.verified(loaded, jobs=2)  # verify's outputs, each claim's share made where evaluated
+    assert split[-1] > 0 and all(isinstance(c, Piece) for c in shared.claims)
+    assert _verified_outputs(shared) == _verified_outputs(Verified.of(one))
 
 
 def _verified_outputs(verified: Verified) -> tuple:
