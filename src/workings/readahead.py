@@ -20,7 +20,8 @@ gives, byte for byte (``tests/test_readahead.py``).
 
 ``outcomes`` knows nothing of records: ``engine.split_batches`` hands it batches of claims to
 evaluate (each batch whole groups of claims that share none), the child sending what it made of
-each batch (results, or verify's shares of the outputs) as pickled bytes inside the same frames; the size held against ``MIN_RECORDS`` is then the claims'.
+each batch (results, or verify's shares of the outputs) as pickled bytes inside the same frames;
+the size held against ``MIN_RECORDS`` is then the claims'.
 
 One process only where fork is not how this platform makes processes (Windows; macOS, where it is
 unsafe), where another thread runs (fork copies only the calling one: a lock another held would
