@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+import threading
+import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
-from workings import verify
+from workings import neighbourhood, readahead, verify
 from workings.cli import main
 from workings.neighbourhood import show_claim
 from workings.show import derivation
@@ -19,13 +23,40 @@ sys.path.insert(0, str(REPO / "scripts"))
 import bench  # noqa: E402
 
 
-def test_every_claim_of_this_repository_shows_as_the_whole_ledger_shows_it(tmp_path):
+FORKS = hasattr(os, "fork") and sys.platform != "darwin"
+
+
+@pytest.fixture
+def forced(monkeypatch) -> list[int]:
+    """A child scans for "used by" whatever the ledger's size, the records in parts of three; the
+    list gets how many parts each scan took from the child."""
+    if not FORKS:
+        pytest.skip("the scan runs in one process where fork is not used")
+    assert threading.active_count() == 1, f"threads left running by earlier tests: {threading.enumerate()}"
+    monkeypatch.setattr(readahead, "MIN_RECORDS", 0)
+    monkeypatch.setattr(neighbourhood, "_PART", 3)
+    taken: list[int] = []
+    real = readahead.outcomes
+
+    def counted(*args, **kwargs):
+        results, from_child = real(*args, **kwargs)
+        taken.append(from_child)
+        return results, from_child
+
+    monkeypatch.setattr(readahead, "outcomes", counted)
+    return taken
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_claim_of_this_repository_shows_as_the_whole_ledger_shows_it(tmp_path, jobs, request):
+    if jobs == 2:
+        request.getfixturevalue("forced")
     for part in ("claims", "ledger"):
         shutil.copytree(REPO / part, tmp_path / part)
     whole = verify(tmp_path)
     assert len(whole.claims) > 50
     for claim in whole.claims:
-        near = show_claim(tmp_path, claim.id)
+        near = show_claim(tmp_path, claim.id, jobs=jobs)
         assert near.claim is not None, claim.id
         assert derivation(near.report, near.claim) == derivation(whole, claim), claim.id
 
@@ -39,6 +70,64 @@ def test_show_parses_the_chain_it_rests_on_and_its_users_only(tmp_path):
     assert near.parsed == 9 + 1 + 1  # the chain c20..c28, its config's source record, c29 to confirm "used by"
     whole = verify(tmp_path)
     assert derivation(near.report, near.claim) == derivation(whole, whole.claim("g0/c28"))
+
+
+def _users_everywhere(root: Path) -> None:
+    """Beside bench's chain (c29 uses c28): records that name ``claim:g0/c28`` at both ends of the
+    scan (claims/extra/ before g0/, claims/zz/ after), some using it, some only mentioning it
+    (parsed, not counted), and one that is a link."""
+    for folder in ("extra", "zz"):
+        (root / "claims" / folder).mkdir()
+    for index in range(12):
+        uses = index % 3 == 0
+        prev = "  prev: claim:g0/c28\n" if uses else ""
+        (root / "claims" / ("extra", "zz")[index % 2] / f"x{index:02}.yaml").write_text(
+            ("" if uses else "# written beside claim:g0/c28, which it does not use\n")
+            + 'said: "An extra claim is 1 B/token."\nfigure: 1 B/token\nlabel: derived\n'
+            + f"inputs:\n{prev}  more: 1 B/token\nassumptions:\n  more: One byte more.\n"
+            + f"compute:\n  total: {'more + prev - prev' if uses else 'more'}\n")
+    (root / "claims" / "extra" / "link.yaml").symlink_to(root / "claims" / "extra" / "x00.yaml")
+
+
+def _slowed(child: float, parent: float):
+    """``read_record`` that waits first: ``child`` seconds in a child process, ``parent`` here."""
+    real = neighbourhood.read_record
+    here = os.getpid()
+
+    def read(path, regular=False):
+        time.sleep(parent if os.getpid() == here else child)
+        return real(path, regular)
+    return read
+
+
+@pytest.mark.parametrize("child, parent", [(0.003, 0.0005), (0.0, 0.004)])
+def test_show_finds_the_same_users_with_the_scan_split_between_two_processes(tmp_path, forced, monkeypatch, child, parent):
+    bench.make_ledger(tmp_path, 50, "b")
+    _users_everywhere(tmp_path)
+    alone = show_claim(tmp_path, "g0/c28", jobs=1)
+    assert alone.claim.used_by == ("extra/x00", "extra/x06", "g0/c29", "zz/x03", "zz/x09")
+    assert alone.parsed == 9 + 1 + 5 + 8  # the chain, its source, the users, the mentions
+    assert forced == [0]
+    monkeypatch.setattr(neighbourhood, "read_record", _slowed(child, parent))
+    split = show_claim(tmp_path, "g0/c28", jobs=2)
+    parts = -(-len(neighbourhood.record_files(tmp_path)) // 3)
+    assert 0 < forced[1] <= parts, forced  # the child scanned some of the parts
+    assert forced[1] < parts or parent > child, forced  # and this process some, where the child was slower
+    assert split.claim.used_by == alone.claim.used_by and split.parsed == alone.parsed
+    assert derivation(split.report, split.claim) == derivation(alone.report, alone.claim)
+
+
+def test_the_neighbourhood_is_read_while_the_child_scans(tmp_path, forced, monkeypatch):
+    """The child is forked before the claim and what it rests on are read (pint imported, the chain
+    evaluated): the scan and that work overlap."""
+    bench.make_ledger(tmp_path, 30, "b")
+    events: list[str] = []
+    real_fork, real_load = readahead._fork, neighbourhood.records._load_claim
+    monkeypatch.setattr(readahead, "_fork", lambda *a: (events.append("fork"), real_fork(*a))[1])
+    monkeypatch.setattr(neighbourhood.records, "_load_claim", lambda *a: (events.append("load"), real_load(*a))[1])
+    near = show_claim(tmp_path, "g0/c18", jobs=2)
+    assert near.claim.used_by == ("g0/c19",)
+    assert events[:2] == ["fork", "load"] and events.count("fork") == 1
 
 
 def test_show_of_an_unknown_claim_still_hints(tmp_path):

@@ -6,13 +6,17 @@ the claim's record is read by its path (``claims/<id>.yaml``), then the records 
 (``claim:`` inputs, ``source#key`` inputs, ``cites``), and so on up the chain: what the claim's
 result depends on, and nothing else, so its result is the one a whole-ledger run gives. Which
 claims use it ("used by") needs every record's bytes, but only those whose bytes name
-``claim:<id>`` are parsed, to confirm it.
+``claim:<id>`` are parsed, to confirm it. At 10,000 records that scan of bytes is as long as all the
+rest of ``show`` past pint's import; where a second processor may be used and the ledger holds
+``readahead.MIN_RECORDS`` records or more, a child process scans them (``readahead.outcomes``)
+while this one reads and evaluates the neighbourhood, which the scan does not need.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,13 +35,26 @@ class Neighbourhood:
     parsed: int = 0             # records parsed (claims and sources), for tests and the curious
 
 
-def show_claim(root: str | os.PathLike, claim_id: str) -> Neighbourhood:
+def show_claim(root: str | os.PathLike, claim_id: str, jobs: int | None = None) -> Neighbourhood:
+    """``jobs``: the processes the scan for "used by" may use (``readahead.outcomes``; None: as many
+    as this process may run on)."""
     root = Path(root)
     ledger = Ledger(root=root)
-    parsed = 0
-    first = _claim_paths(root, claim_id)
-    if not first:
+    if not _claim_paths(root, claim_id):
         return Neighbourhood(report=evaluate_ledger(ledger), claim=None)
+    rests_on: list[Neighbourhood] = []
+    naming = _naming(root, claim_id, jobs, meanwhile=lambda: rests_on.append(_rests_on(ledger, claim_id)))
+    near = rests_on[0]
+    if near.claim is not None:
+        used_by, checked = _used_by(root, claim_id, naming)
+        near = replace(near, claim=replace(near.claim, used_by=used_by), parsed=near.parsed + checked)
+    return near
+
+
+def _rests_on(ledger: Ledger, claim_id: str) -> Neighbourhood:
+    """The claim, every claim it rests on and their sources, read and evaluated ("used by" left to
+    ``_used_by``)."""
+    root, parsed = ledger.root, 0
     wanted, seen_claims, seen_sources = [claim_id], set(), set()
     while wanted:
         current = wanted.pop()
@@ -70,12 +87,7 @@ def show_claim(root: str | os.PathLike, claim_id: str) -> Neighbourhood:
             parsed += 1
     records._load_measurements(ledger)
     report = evaluate_ledger(ledger)
-    result = report.claim(claim_id)
-    if result is not None:
-        used_by, checked = _used_by(root, claim_id)
-        parsed += checked
-        result = replace(result, used_by=used_by)
-    return Neighbourhood(report=report, claim=result, parsed=parsed)
+    return Neighbourhood(report=report, claim=report.claim(claim_id), parsed=parsed)
 
 
 def _claim_paths(root: Path, claim_id: str) -> list[Path]:
@@ -99,14 +111,40 @@ def _inside(folder: Path, path: Path) -> bool:
         return False
 
 
-def _used_by(root: Path, claim_id: str) -> tuple[tuple[str, ...], int]:
-    """The claims whose inputs name ``claim_id``: bytes scanned, candidates parsed to confirm."""
+_PART = 256  # records a scan's part holds: each part's answer is one frame on readahead's pipe
+
+
+def _naming(root: Path, claim_id: str, jobs: int | None, meanwhile: Callable[[], object]) -> list[str]:
+    """The records under claims/ whose bytes name ``claim:<claim_id>`` (in the walk's order), scanned
+    in parts, by a child process too where ``readahead.outcomes`` forks one; ``meanwhile`` runs here
+    once (while the child scans, where one does)."""
+    from . import readahead
+
+    files = record_files(root)
+    parts = [files[start:start + _PART] for start in range(0, len(files), _PART)]
     needle = f"claim:{claim_id}".encode()
+
+    def scan(index: int) -> list[int]:  # the places, in its part, of the records naming the claim
+        found = []
+        for place, (name, regular) in enumerate(parts[index]):
+            raw = read_record(name, regular)  # None: a link, a pipe, unreadable: verify's to report, not show's
+            if raw is not None and needle in raw:
+                found.append(place)
+        return found
+
+    def check(index: int, places: list[int]) -> list[str]:
+        return [parts[index][place][0] for place in places]
+
+    answers, _ = readahead.outcomes(len(parts), scan, check, jobs, size=len(files), meanwhile=meanwhile,
+                                    flush=0)  # a part's answer is a few bytes: sent as soon as made
+    return [name for names in answers for name in names]
+
+
+def _used_by(root: Path, claim_id: str, naming: list[str]) -> tuple[tuple[str, ...], int]:
+    """The claims whose inputs name ``claim_id``, of the records ``naming`` (whose bytes name it):
+    each parsed to confirm."""
     found, parsed = set(), 0
-    for name, regular in record_files(root):
-        raw = read_record(name, regular)  # None: a link, a pipe, unreadable: verify's to report, not show's
-        if raw is None or needle not in raw:
-            continue
+    for name in naming:
         claim = records._load_claim(Ledger(root=root), Path(name))
         parsed += 1
         if claim is not None and any(i.kind == "claim" and i.claim == claim_id for i in claim.inputs):

@@ -77,7 +77,8 @@ def forks(count: int, jobs: int | None, size: int | None = None) -> bool:
 
 def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T], jobs: int | None = None, *,
              encode: Callable[[R], Any] = _same, decode: Callable[[int, Any], R] = _same_at,
-             size: int | None = None, meanwhile: Callable[[], Any] | None = None) -> tuple[list[T], int]:
+             size: int | None = None, meanwhile: Callable[[], Any] | None = None,
+             flush: int = _BATCH) -> tuple[list[T], int]:
     """``check(i, read(i))`` for every ``i`` below ``count``, in a list by ``i``; and how many of the
     ``read`` calls a child made.
 
@@ -87,7 +88,9 @@ def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T],
     ``check`` always runs here, in whatever order the records arrive (later ones first), so it must
     leave the applying of what it finds to the caller. ``size``: as ``forks``. ``meanwhile``: called
     once here before the first ``check``, once the child is reading (work of this process's own that
-    the child does not need, done while it reads ahead)."""
+    the child does not need, done while it reads ahead). ``flush``: the bytes of outcomes the child
+    gathers before it writes them (0: each as soon as it is made, where each stands for much work and
+    is small)."""
     if not forks(count, jobs, size):
         if meanwhile is not None:
             meanwhile()
@@ -95,7 +98,7 @@ def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T],
     import signal  # only where a child is forked: a small ledger's verify imports no more than before
 
     try:
-        pid, pipe = _fork(count, lambda index: encode(read(index)))
+        pid, pipe = _fork(count, lambda index: encode(read(index)), flush)
     except OSError:  # no process to be had (a limit, memory): this one reads every record
         if meanwhile is not None:
             meanwhile()
@@ -162,7 +165,7 @@ def fork_with_pipe() -> tuple[int, int]:
     return pid, (reader if pid else writer)
 
 
-def _fork(count: int, read: Callable[[int], Any]) -> tuple[int, int]:
+def _fork(count: int, read: Callable[[int], Any], flush: int = _BATCH) -> tuple[int, int]:
     import signal
 
     pid, pipe = fork_with_pipe()
@@ -189,7 +192,7 @@ def _fork(count: int, read: Callable[[int], Any]) -> tuple[int, int]:
             block.append(len(data).to_bytes(_HEADER, "little"))
             block.append(data)
             size += _HEADER + len(data)
-            if size >= _BATCH or index == count - 1:
+            if size >= flush or index == count - 1:
                 view = memoryview(b"".join(block))
                 while view:
                     view = view[os.write(writer, view):]
