@@ -217,6 +217,85 @@ def test_a_failure_meanwhile_stops_and_reaps_the_child(small):
     assert _no_child_left()
 
 
+# --- aside: one piece of work done by a child while this process does its own -------------------
+
+def _work(parent: int, fail_in_child=None):
+    """Work whose answer says which process gave it; ``fail_in_child``: what the child does instead."""
+    def work():
+        if os.getpid() != parent and fail_in_child is not None:
+            fail_in_child()
+        return {"by": "child" if os.getpid() != parent else "here", "values": [_value(i) for i in range(40)]}
+    return work
+
+
+def test_aside_takes_the_child_s_answer_while_this_process_does_its_own(small, monkeypatch):
+    events: list[str] = []
+    real = readahead.fork_with_pipe
+    monkeypatch.setattr(readahead, "fork_with_pipe", lambda: (events.append("fork"), real())[1])
+    got, by_child = readahead.aside(_work(os.getpid()), lambda: events.append("meanwhile"), 2, size=10)
+    assert by_child and got["by"] == "child" and events == ["fork", "meanwhile"]
+    assert all(_same(got["values"][i], _value(i)) for i in range(40))  # marshal kept every type
+    assert _no_child_left()
+    got, by_child = readahead.aside(lambda: (1, "two"), lambda: None, 2, size=10, encode=list, decode=tuple)
+    assert by_child and got == (1, "two")
+
+
+@pytest.mark.parametrize("failure", ["raises", "dies", "sends half", "cannot be sent"])
+def test_aside_does_the_work_here_when_the_child_gives_no_whole_answer(small, monkeypatch, failure):
+    parent = os.getpid()
+
+    def raises():
+        raise ValueError("a bug met only in the child")
+
+    work = _work(parent, {"raises": raises, "dies": lambda: os._exit(3)}.get(failure))
+    if failure == "sends half":  # killed while writing its frame: the length says more than came
+        real_write = os.write
+
+        def half(fd, data):
+            if os.getpid() != parent:
+                real_write(fd, bytes(data)[:len(data) // 2])
+                os._exit(0)
+            return real_write(fd, data)
+
+        monkeypatch.setattr(readahead.os, "write", half)
+    if failure == "cannot be sent":  # an answer marshal cannot carry
+        inner = work
+        work = lambda: inner() if os.getpid() == parent else {"by": "child", "odd": object()}  # noqa: E731
+    ran: list[str] = []
+    got, by_child = readahead.aside(work, lambda: ran.append("meanwhile"), 2, size=10)
+    assert not by_child and got["by"] == "here" and ran == ["meanwhile"]
+    assert all(_same(got["values"][i], _value(i)) for i in range(40))
+    assert _no_child_left()
+
+
+def test_aside_in_one_process_runs_no_meanwhile(small, monkeypatch):
+    ran: list[str] = []
+    for jobs, size in ((1, 10), (2, None)):
+        if size is None:
+            monkeypatch.setattr(readahead, "MIN_RECORDS", 100)
+            size = 99
+        got, by_child = readahead.aside(_work(os.getpid()), lambda: ran.append("meanwhile"), jobs, size=size)
+        assert not by_child and got["by"] == "here"
+    monkeypatch.setattr(readahead, "MIN_RECORDS", 0)
+    monkeypatch.setattr(readahead.os, "fork", lambda: (_ for _ in ()).throw(BlockingIOError(11, "no")))
+    got, by_child = readahead.aside(_work(os.getpid()), lambda: ran.append("meanwhile"), 2, size=10)
+    assert not by_child and got["by"] == "here" and ran == []
+
+
+def test_a_failure_beside_the_aside_child_stops_and_reaps_it(small):
+    def failing():
+        raise ValueError("a bug in the registry")
+
+    def slow():
+        time.sleep(5)
+        return 1
+
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="a bug in the registry"):
+        readahead.aside(slow, failing, 2, size=10)
+    assert _no_child_left() and time.monotonic() - started < 4  # ended, not waited for
+
+
 # --- the ledger ----------------------------------------------------------------------------------
 
 BROKEN = {  # records a stranger could send, each refused with its file, line and key

@@ -234,3 +234,44 @@ def test_the_command_keeps_its_memory_beside_verify_s_and_not_when_told_not_to(t
     inside = _cli(root)
     assert (inside.exit_code, inside.stdout) == (cold.exit_code, cold.stdout)
     assert inside.stderr.startswith("cache: not used: the cache folder") and not (root / "cache").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin", reason="one process where fork is not used")
+def test_a_scan_made_by_a_child_says_what_one_process_says(tmp_path, settled, monkeypatch):
+    """At thousands of records a child scans and chooses while this process builds pint's registry
+    (``readahead.aside``): the verdicts, the records parsed, the memory written and what the memory
+    counted are the ones one process gives, cold, first with a memory, then warm."""
+    import json
+    import threading
+
+    from workings import readahead
+
+    assert threading.active_count() == 1, f"threads left running by earlier tests: {threading.enumerate()}"
+    monkeypatch.setattr(readahead, "MIN_RECORDS", 0)
+    taken: list[bool] = []
+    real = readahead.aside
+
+    def counted(*args, **kwargs):
+        got, by_child = real(*args, **kwargs)
+        taken.append(by_child)
+        return got, by_child
+
+    monkeypatch.setattr(readahead, "aside", counted)
+    said = {}
+    for jobs in (1, 2):
+        root = _ledger(tmp_path / f"jobs{jobs}", n=60)
+        article = root / bench.ARTICLE
+        for memory in ("none", "first", "second"):
+            memo = None if memory == "none" else _memo(root)
+            neighbourhood = Neighbourhood(root, memo)
+            neighbourhood.jobs = jobs
+            verdicts = check_file(article, neighbourhood).to_dict()
+            said[jobs, memory] = (json.dumps(verdicts).replace(str(root), "ROOT"), neighbourhood.parsed,
+                                  [note.replace(str(root), "ROOT") for note in neighbourhood.notes],
+                                  None if memo is None else (memo.reads, memo.words_made))
+        remembered = Store.for_root(root, kind=".scan").read()
+        said[jobs, "kept"] = (sorted(remembered["files"]), remembered["words"])
+    assert taken == [False] * 3 + [True] * 3
+    for key in ("none", "first", "second", "kept"):
+        assert said[1, key] == said[2, key], key
+    assert said[2, "first"][3][0] == _records(tmp_path / "jobs2" / "ledger") and said[2, "second"][3] == (0, 0)

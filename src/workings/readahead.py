@@ -150,6 +150,61 @@ def outcomes(count: int, read: Callable[[int], R], check: Callable[[int, R], T],
             pass
 
 
+def aside(work: Callable[[], R], meanwhile: Callable[[], Any], jobs: int | None = None, *, size: int,
+          encode: Callable[[R], Any] = _same, decode: Callable[[Any], R] = _same) -> tuple[R, bool]:
+    """``work()``, done by a child while this process runs ``meanwhile()`` (work of its own that
+    ``work`` does not need and that would be done next anyway); and whether the child's answer was
+    used. ``size``: the records ``work`` reads, held against ``MIN_RECORDS`` as ``forks`` does; below
+    it, or where no child may be had, ``work()`` runs here and ``meanwhile`` is not called.
+
+    The child sends ``encode(work())``, plain data that ``marshal`` carries, in one frame (its
+    length first), and ends; this process takes ``decode(that)``. A child that fails, is killed or
+    sends less than its frame leaves ``work()`` to this process, which then meets any failure
+    itself. A failure in ``meanwhile`` ends and reaps the child."""
+    if not forks(2, jobs, size):
+        return work(), False
+    import signal
+
+    try:
+        pid, pipe = fork_with_pipe()
+    except OSError:
+        return work(), False
+    if not pid:  # the child: its one answer, then it ends; it never returns
+        try:
+            for number in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(number, signal.SIG_DFL)
+            try:
+                data = marshal.dumps(encode(work()))
+            except Exception:  # noqa: BLE001  # this process does the work, and meets the failure there
+                data = b""
+            view = memoryview(len(data).to_bytes(8, "little") + data if data else b"")
+            while view:
+                view = view[os.write(pipe, view):]
+        finally:
+            os._exit(0)  # never the parent's exit handlers or buffered output
+    received = bytearray()
+    try:
+        meanwhile()
+        while chunk := os.read(pipe, 1 << 20):
+            received += chunk
+    finally:
+        os.close(pipe)
+        try:
+            os.kill(pid, signal.SIGTERM)  # done already, unless meanwhile failed
+        except OSError:
+            pass
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    if len(received) >= 8 and int.from_bytes(received[:8], "little") == len(received) - 8:
+        try:
+            return decode(marshal.loads(memoryview(received)[8:])), True
+        except (EOFError, ValueError, TypeError):
+            pass
+    return work(), False
+
+
 def fork_with_pipe() -> tuple[int, int]:
     """``os.fork`` with a pipe from the child to the parent: in the parent (the child's pid, the
     pipe's reading end), in the child (0, its writing end); each end closed where it is not used.

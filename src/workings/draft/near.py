@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, Optional, Protocol
 from .. import loader as records
 from ..engine import evaluate_ledger
 from ..errors import LedgerError
-from ..loader import CLAIMS_DIR, SOURCES_DIR, Ledger
+from ..loader import CLAIMS_DIR, MEASUREMENTS_DIR, SOURCES_DIR, Ledger
 from ..neighbourhood import read_record, record_files
 from ..models import Claim
 from ..report import ClaimResult
@@ -70,14 +70,15 @@ class Entry(NamedTuple):
 Read = Optional[tuple[tuple[str, ...], Optional[str]]]  # what ``read`` gives: plain's answer, or None
 
 
-def scan(root: Path, memo: Memo | None = None) -> list[Entry]:
+def scan(root: Path, memo: Memo | None = None, files: list[tuple[str, bool]] | None = None) -> list[Entry]:
     """Every record under claims/, in the walk's order, read off its bytes (or, with ``memo``, off
-    what an earlier scan read from the same file, unchanged since: ``draft.scanmemo``)."""
+    what an earlier scan read from the same file, unchanged since: ``draft.scanmemo``). ``files``:
+    the walk's (``record_files``), where the caller has made it."""
     out: list[Entry] = []
     ids: set[str] = set()
     twice: set[str] = set()
     prefix = len(str(root / CLAIMS_DIR)) + 1
-    for name, regular in record_files(root):
+    for name, regular in record_files(root) if files is None else files:
         claim_id = name[prefix:name.rindex(".")].replace(os.sep, "/")
         if claim_id in ids:
             twice.add(claim_id)
@@ -108,6 +109,8 @@ class Words:
 
 class Memo(Protocol):
     """What a scan asks of a memory of earlier scans (``draft.scanmemo.ScanMemo``)."""
+
+    reads: int  # records whose bytes the scan read
 
     @property
     def notes(self) -> list[str]: ...
@@ -221,16 +224,39 @@ class Neighbourhood:
         self.parsed = 0     # records parsed, claims and sources (for tests)
         self.memo = memo    # what an earlier scan read (``draft.scanmemo.ScanMemo``), or None: read every record
         self.notes: list[str] = []  # for stderr: what became of the memo, when it was not simply used
+        self.jobs: int | None = None  # the processes the scan may use (``readahead.aside``; None: as many as may run)
 
     def for_draft(self, found: Found, markers: list[Marker], issue: str | None) -> Claims:
-        entries = scan(self.root, self.memo)
-        wanted = {e.path for e in entries if e.said is None}  # not plain: always parsed
-        named = {m.claim for m in markers}
-        wanted |= {e.path for e in entries if e.id in named or issue is not None and _group(e.id) == issue}
-        wanted |= _aligned(entries, found, None if self.memo is None else self.memo.words)
-        if self.memo is not None:
+        from .. import readahead, units
+
+        files = record_files(self.root)
+
+        def chosen() -> tuple[list[Entry], set[str], list[str], tuple[int, int]]:
+            entries = scan(self.root, self.memo, files)
+            wanted = {e.path for e in entries if e.said is None}  # not plain: always parsed
+            named = {m.claim for m in markers}
+            wanted |= {e.path for e in entries if e.id in named or issue is not None and _group(e.id) == issue}
+            wanted |= _aligned(entries, found, None if self.memo is None else self.memo.words)
+            if self.memo is None:
+                return entries, wanted, [], (0, 0)
             self.memo.save()  # what the scan read, and the words of each sentence it found
-            self.notes.extend(self.memo.notes)
+            return entries, wanted, list(self.memo.notes), (self.memo.reads, self.memo.words.made)
+
+        def ready() -> None:  # what evaluating the chosen claims needs first, and the scan does not
+            units.registry()  # pint's import and registry: about as long as the scan at 10,000 records
+            from .. import said  # noqa: F401  # the check of each claim's sentence
+            if (self.root / MEASUREMENTS_DIR).is_dir():
+                from .. import measurements  # noqa: F401
+
+        # At thousands of records a child scans and chooses while this process gets ready
+        # (readahead.aside); below, or with one processor, this process scans, then loads as before
+        (entries, wanted, notes, counts), by_child = readahead.aside(
+            chosen, ready, self.jobs, size=len(files),
+            encode=lambda got: ([tuple(e) for e in got[0]], *got[1:]),
+            decode=lambda sent: ([Entry._make(e) for e in sent[0]], sent[1], sent[2], sent[3]))
+        if by_child and self.memo is not None:  # what the child's use of the memory did, told here
+            self.memo.reads, self.memo.words.made = counts
+        self.notes.extend(notes)
         report_claims = self._evaluate(entries, wanted)
         rest = [e for e in entries if e.path not in wanted and e.figure is not None and e.said]
         return _NearClaims(report_claims, rest, self)
