@@ -1,5 +1,6 @@
 """pint is imported without NumPy and SciPy (``units._import_pint``): the commands never load them,
-and what they print is the same whether pint was imported with NumPy or without."""
+and what they print is the same whether pint was imported with NumPy or without. Nor does its import
+load importlib.metadata, while every library it imports still knows its own version."""
 
 from __future__ import annotations
 
@@ -70,3 +71,60 @@ def test_numpy_still_imports_after_pint():
     code = "import workings.units; workings.units.registry(); import numpy; print(type(numpy.zeros(2)).__name__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ndarray"
+
+
+VERSIONS = ("import sys\n"
+            "first = sys.argv[1] == 'metadata-first'\n"
+            "if first:\n import importlib.metadata\n"
+            "from workings import units\n"
+            "units.registry()\n"
+            "import flexcache, flexparser, pint\n"
+            "loaded = 'importlib.metadata' in sys.modules\n"
+            "import importlib.metadata as real\n"
+            "print(loaded, [m.__version__ for m in (pint, flexcache, flexparser)],"
+            " [real.version(n) for n in ('pint', 'flexcache', 'flexparser')], hasattr(real, 'distributions'))\n")
+
+
+@pytest.mark.parametrize("order", ["plain", "metadata-first"])
+def test_pint_and_what_it_imports_know_their_versions_without_importlib_metadata(order):
+    done = subprocess.run([sys.executable, "-c", VERSIONS, order], capture_output=True, text=True, check=True)
+    loaded, ours, theirs, real = _fields(done.stdout)
+    assert loaded == (order == "metadata-first")  # not loaded by pint's import; used if already there
+    assert ours == theirs and "unknown" not in ours  # each __version__ the one importlib.metadata gives
+    assert real  # a later import gets the real module
+
+
+def _fields(out: str):
+    import ast
+
+    loaded, rest = out.split(" ", 1)
+    ours, rest = rest.split("] ", 1)
+    theirs, real = rest.rsplit("] ", 1)
+    return loaded == "True", ast.literal_eval(ours + "]"), ast.literal_eval(theirs + "]"), real.strip() == "True"
+
+
+def test_the_stand_in_hands_what_it_cannot_answer_to_importlib_metadata(monkeypatch):
+    import importlib.metadata
+
+    from workings import installed, units
+
+    stand_in = units._metadata_stand_in()
+    assert stand_in.version("pint") == importlib.metadata.version("pint")
+    assert stand_in.PackageNotFoundError is importlib.metadata.PackageNotFoundError
+    monkeypatch.setattr(installed, "dist_info_version", lambda name: None)  # no single .dist-info folder
+    assert stand_in.version("flexparser") == importlib.metadata.version("flexparser")
+    with pytest.raises(importlib.metadata.PackageNotFoundError):
+        stand_in.version("no-such-package-here")
+    with pytest.raises(AttributeError):
+        stand_in.__path__  # noqa: B018  # a plain module to the import system, not a package
+
+
+def test_installed_versions_are_importlib_metadata_s():
+    import importlib.metadata
+
+    from workings.installed import dist_info_version, version
+
+    for name in ("pint", "flexcache", "flexparser", "jinja2", "click", "hypothesis", "typing_extensions"):
+        assert version(name) == importlib.metadata.version(name), name
+    assert dist_info_version("pint") == importlib.metadata.version("pint")  # read off the folder's name
+    assert dist_info_version("os") is None and dist_info_version("no-such-package-here") is None

@@ -24,20 +24,60 @@ def _import_pint() -> ModuleType:
     magnitudes; with them its import costs about twice as much, a tenth of a second and more of every
     command), and the ledger's magnitudes are only ever exact Fractions, which pint handles the same
     way without them. Each is hidden only while pint is imported, and only if nothing imported it
-    first: a later ``import numpy`` (torch, in ``workings probe``) gets the real one."""
+    first: a later ``import numpy`` (torch, in ``workings probe``) gets the real one.
+
+    So too importlib.metadata, unless something imported it first: pint and the two libraries it
+    imports ask it for their own version (``__version__``), which costs its import and a scan of
+    ``sys.path`` each, about 30 ms. While pint is imported, ``importlib.metadata`` is a stand-in
+    whose ``version`` reads the ``.dist-info`` folder's name (``installed.version``: the same
+    answer) and which hands anything else to the real module, imported then."""
     if "pint" in sys.modules:
         import pint
         return pint
     hidden = [name for name in ("numpy", "scipy") if name not in sys.modules]
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]  # "import numpy" raises ImportError
+    stand_in = None if "importlib.metadata" in sys.modules else _metadata_stand_in()
+    if stand_in is not None:
+        sys.modules["importlib.metadata"] = stand_in
     try:
         import pint
     finally:
         for name in hidden:
             if name in sys.modules and sys.modules[name] is None:
                 del sys.modules[name]
+        if stand_in is not None and sys.modules.get("importlib.metadata") is stand_in:
+            del sys.modules["importlib.metadata"]
     return pint
+
+
+def _metadata_stand_in() -> ModuleType:
+    """``importlib.metadata`` for pint's import: ``version`` from the ``.dist-info`` folder's name,
+    anything else (and a version not found so) from the real module, which is then imported and
+    takes the stand-in's place for every later import."""
+    from . import installed
+
+    stand_in = ModuleType("importlib.metadata")
+
+    def real() -> ModuleType:
+        if sys.modules.get("importlib.metadata") is stand_in:
+            del sys.modules["importlib.metadata"]
+        import importlib.metadata
+
+        return importlib.metadata
+
+    def version(name: str) -> str:
+        found = installed.dist_info_version(name)
+        return found if found is not None else str(real().version(name))
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):  # what the import system asks of any module (__path__, __spec__)
+            raise AttributeError(name)
+        return getattr(real(), name)
+
+    stand_in.version = version  # type: ignore[attr-defined]
+    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return stand_in
 
 
 if TYPE_CHECKING:
