@@ -202,6 +202,68 @@ def test_what_is_made_in_one_process(monkeypatch):
     assert 1 <= forked.default_jobs() <= forked.MAX_JOBS
 
 
+def test_this_process_s_part_is_smaller_by_the_other_pages_it_makes():
+    many = _Claims([f"c{i}" for i in range(10_000)])
+    assert forked.parts(many, 2, 0.2) == [(0, 4000), (4000, 10_000)]  # (10,000 + 2,000) / 2 each
+    assert forked.parts(many, 4, 0.2) == [(0, 1000), (1000, 4000), (4000, 7000), (7000, 10_000)]
+    assert forked.parts(many, 2, 2.0) == [(0, 0), (0, 10_000)]  # more besides than half: none here
+    assert forked.parts(many, 1, 0.2) == [(0, 10_000)]
+    assert forked.parts(many, 2) == [(0, 5000), (5000, 10_000)]
+
+
+def test_the_children_make_their_parts_while_this_process_makes_the_other_pages(ledger, tmp_path, small, forks,
+                                                                              monkeypatch):
+    """The children are forked before the index, article, source pages and ledger.json are written,
+    and this process makes its own part of the claim pages after those."""
+    from workings.render.staging import Staging
+
+    written: list[str] = []
+    real_write, real_parts, real_fork = Staging.write, Staging.write_parts, forked._fork
+    parent = os.getpid()
+
+    def write(self, name, data):
+        if os.getpid() == parent:
+            written.append(name)
+        return real_write(self, name, data)
+
+    def write_parts(self, name, parts):
+        written.append(name)
+        return real_parts(self, name, parts)
+
+    monkeypatch.setattr(Staging, "write", write)
+    monkeypatch.setattr(Staging, "write_parts", write_parts)
+    monkeypatch.setattr(forked, "_fork", lambda *a: (written.append("fork"), real_fork(*a))[1])
+    report = verify(ledger)
+    render_site(report, ledger, tmp_path / "site", jobs=2)
+    pages = [name for name in written if name != "fork" and not name.startswith("snapshots/")]
+    first_claim = next(i for i, name in enumerate(pages) if name.startswith("claims/"))
+    assert written.index("fork") < written.index("index.html")
+    assert {"index.html", "ledger.json"} <= set(pages[:first_claim])
+    assert any(name.startswith("sources/") for name in pages[:first_claim])
+    assert all(name.startswith("claims/") for name in pages[first_claim:])
+    assert 0 < len(pages[first_claim:]) < len(report.claims) // 2  # this process's part, the smaller
+
+
+def test_a_failure_in_the_other_pages_leaves_no_child_and_swaps_nothing(ledger, tmp_path, small, forks,
+                                                                        monkeypatch):
+    from workings.render import views
+
+    report = verify(ledger)
+    out = tmp_path / "site"
+    render_site(report, ledger, out, jobs=1)
+    before = _files(out)
+
+    def broken(self, source):
+        raise RuntimeError("a bug in a source page")
+
+    monkeypatch.setattr(views.Site, "source", broken)
+    with pytest.raises(RuntimeError, match="a bug in a source page"):
+        render_site(report, ledger, out, jobs=2)
+    assert len(forks) == 1 and _files(out) == before and _leftovers(tmp_path) == []
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child left running or unreaped
+
+
 def test_render_takes_jobs_on_the_command_line(tmp_path):
     root = tmp_path / "ledger"
     shutil.copytree(REPO / "claims", root / "claims")

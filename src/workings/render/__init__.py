@@ -40,7 +40,7 @@ from .staging import Staging, copy_snapshots
 from . import markup
 from .articles import load_articles
 from .claimpage import ClaimPages
-from .forked import default_jobs, write_claim_pages
+from .forked import claim_pages_beside, default_jobs
 from .views import BASIS_MEANING, GRADE_MEANING, LABEL_MEANING, STATUS_MEANING, STATUS_SYMBOL, Site
 from .words import finalize, page_title
 
@@ -93,21 +93,23 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
             html = env.get_template(template).render(up="../" * depth, **context)
             staging.write(name, html.encode("utf-8"))
 
-        page("index.html", "index.html", 0, **site.index(), article_problems=problems)
-        for article in articles:
-            page(site.article_pages[article.slug], "article.html", 1, **site.article(article))
-        if explainer is not None:
-            page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
         claim_pages = ClaimPages(env, "../")  # laid out in Python (render/claimpage.py), in base.html's frame
-        write_claim_pages(site, claim_pages.page, staging, default_jobs() if jobs is None else jobs)
-        for source in report.sources:
-            page(site.source_pages[source.id], "source.html", 1, **site.source(source))
-        static = files("workings") / "static"
-        for item in sorted(static.iterdir(), key=lambda p: p.name):
-            if item.is_file() and not item.name.startswith("."):
-                staging.write(f"static/{item.name}", item.read_bytes())
-        # verify's JSON report, written as its UTF-8 parts come (``outputs.json_parts``: the bytes
-        # ``to_json`` encodes), never held whole
-        staging.write_parts("ledger.json", outputs.json_parts(report))
+        # the processes making the later parts of the claim pages start first, and this one makes
+        # the other pages meanwhile, then its own (smaller) part of the claim pages (render/forked.py)
+        with claim_pages_beside(site, claim_pages.page, staging, default_jobs() if jobs is None else jobs):
+            page("index.html", "index.html", 0, **site.index(), article_problems=problems)
+            for article in articles:
+                page(site.article_pages[article.slug], "article.html", 1, **site.article(article))
+            if explainer is not None:
+                page(EXPLAINER_PAGE, "explainer.html", 0, **ExplainerView(explainer, site.claim_pages).context())
+            for source in report.sources:
+                page(site.source_pages[source.id], "source.html", 1, **site.source(source))
+            static = files("workings") / "static"
+            for item in sorted(static.iterdir(), key=lambda p: p.name):
+                if item.is_file() and not item.name.startswith("."):
+                    staging.write(f"static/{item.name}", item.read_bytes())
+            # verify's JSON report, written as its UTF-8 parts come (``outputs.json_parts``: the bytes
+            # ``to_json`` encodes), never held whole
+            staging.write_parts("ledger.json", outputs.json_parts(report))
         staging.commit()
     return out

@@ -28,7 +28,8 @@ import json
 import os
 import signal
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..errors import LedgerError
@@ -39,6 +40,10 @@ from .views import Site
 
 MIN_CLAIMS = 2000  # below this, the pages are made in one process
 MAX_JOBS = 4
+# The site's other pages (index, articles, explainer, sources, static files, ledger.json), made by
+# this process while the children make their parts, in claim pages per claim: at 10,000 generated
+# claims they took about 1.8 s, the claim pages about 1 ms each (scripts/bench.py, docs/speed.md)
+OTHER_PAGES = 0.18
 
 
 def default_jobs() -> int:
@@ -46,22 +51,31 @@ def default_jobs() -> int:
     return min(readahead_jobs(), MAX_JOBS)
 
 
-def parts(site: Site, jobs: int) -> list[tuple[int, int]]:
-    """The claims' index ranges, one per process; a single one where the pages are made in one."""
+def parts(site: Site, jobs: int, beside: float = 0.0) -> list[tuple[int, int]]:
+    """The claims' index ranges, one per process (this one's first); a single one where the pages are
+    made in one. ``beside``: the work this process does besides its part, in claim pages per claim
+    (``OTHER_PAGES``): its part is smaller by that much, the others' larger, so that all end together."""
     count = len(site.report.claims)
     # fork copies only the calling thread: with another thread running (a program using render_site
     # as a library), a lock it held would stay held in the child (``readahead.can_fork``)
     if jobs <= 1 or not can_fork() or count < MIN_CLAIMS or len(site.claim_pages) != count:
         return [(0, count)]
     jobs = min(jobs, count)
-    bounds = [count * k // jobs for k in range(jobs + 1)]
+    first = max(0, min(count, round(count * (1 + beside) / jobs - count * beside)))
+    rest = count - first
+    bounds = [0] + [first + rest * k // (jobs - 1) for k in range(jobs)]
     return list(zip(bounds, bounds[1:]))
 
 
-def write_claim_pages(site: Site, page: Callable[[dict], str], staging: Staging, jobs: int) -> None:
-    """Write every claim's page (``page`` of its view) into ``staging``, in ``jobs`` processes where
-    ``parts`` allows."""
-    ranges = parts(site, jobs)
+@contextmanager
+def claim_pages_beside(site: Site, page: Callable[[dict], str], staging: Staging, jobs: int,
+                       beside: float = OTHER_PAGES) -> Iterator[None]:
+    """Every claim's page (``page`` of its view) written into ``staging``, in ``jobs`` processes where
+    ``parts`` allows: the processes for the later parts start on entering, and make their pages while
+    this one does what the ``with`` block holds (the site's other pages, worth ``beside`` claim pages
+    per claim); on leaving, this process makes its own part and notes what each child wrote. A
+    failure in the block, or in a child, ends every child before anything is swapped in."""
+    ranges = parts(site, jobs, beside)
     children: list[tuple[int, int]] = []
     here = [ranges[0]]  # the parts this process makes
     try:
@@ -70,6 +84,7 @@ def write_claim_pages(site: Site, page: Callable[[dict], str], staging: Staging,
                 children.append(_fork(site, page, staging, start, stop))
             except OSError:  # no process to be had: this one makes the part
                 here.append((start, stop))
+        yield
         for start, stop in here:
             _write(site, page, staging, start, stop)
         while children:
