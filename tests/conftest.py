@@ -25,6 +25,25 @@ def _verify_cache_outside_home(tmp_path_factory):
     os.environ.pop("WORKINGS_NO_CACHE", None)
     yield
 
+@pytest.fixture
+def second_of(monkeypatch):
+    """``second_of(module, name)``: ``module.name`` made to note, in the list returned, the second item
+    of what each call gives (``readahead.outcomes``'s records read by a child, ``readahead.aside``'s
+    whether the child's answer was used)."""
+    def counting(module, name: str) -> list:
+        noted: list = []
+        real = getattr(module, name)
+
+        def counted(*args, **kwargs):
+            result = real(*args, **kwargs)
+            noted.append(result[1])
+            return result
+
+        monkeypatch.setattr(module, name, counted)
+        return noted
+    return counting
+
+
 QWEN_CONFIG = b"""{
   "hidden_size": 5120,
   "max_position_embeddings": 1010000,

@@ -27,7 +27,7 @@ FORKS = hasattr(os, "fork") and sys.platform != "darwin"
 
 
 @pytest.fixture
-def forced(monkeypatch) -> list[int]:
+def forced(monkeypatch, second_of) -> list[int]:
     """A child scans for "used by" whatever the ledger's size, the records in parts of three; the
     list gets how many parts each scan took from the child."""
     if not FORKS:
@@ -35,16 +35,7 @@ def forced(monkeypatch) -> list[int]:
     assert threading.active_count() == 1, f"threads left running by earlier tests: {threading.enumerate()}"
     monkeypatch.setattr(readahead, "MIN_RECORDS", 0)
     monkeypatch.setattr(neighbourhood, "_PART", 3)
-    taken: list[int] = []
-    real = readahead.outcomes
-
-    def counted(*args, **kwargs):
-        results, from_child = real(*args, **kwargs)
-        taken.append(from_child)
-        return results, from_child
-
-    monkeypatch.setattr(readahead, "outcomes", counted)
-    return taken
+    return second_of(readahead, "outcomes")
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

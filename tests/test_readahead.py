@@ -40,18 +40,9 @@ def small(monkeypatch) -> None:
 
 
 @pytest.fixture
-def split(monkeypatch) -> list[int]:
+def split(second_of) -> list[int]:
     """How many records each call of ``outcomes`` took from the child."""
-    taken: list[int] = []
-    real = readahead.outcomes
-
-    def counted(*args, **kwargs):
-        results, from_child = real(*args, **kwargs)
-        taken.append(from_child)
-        return results, from_child
-
-    monkeypatch.setattr(readahead, "outcomes", counted)
-    return taken
+    return second_of(readahead, "outcomes")
 
 
 def _slowly(check, seconds=0.002):

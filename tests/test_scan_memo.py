@@ -237,7 +237,7 @@ def test_the_command_keeps_its_memory_beside_verify_s_and_not_when_told_not_to(t
 
 
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin", reason="one process where fork is not used")
-def test_a_scan_made_by_a_child_says_what_one_process_says(tmp_path, settled, monkeypatch):
+def test_a_scan_made_by_a_child_says_what_one_process_says(tmp_path, settled, monkeypatch, second_of):
     """At thousands of records a child scans and chooses while this process builds pint's registry
     (``readahead.aside``): the verdicts, the records parsed, the memory written and what the memory
     counted are the ones one process gives, cold, first with a memory, then warm."""
@@ -248,15 +248,7 @@ def test_a_scan_made_by_a_child_says_what_one_process_says(tmp_path, settled, mo
 
     assert threading.active_count() == 1, f"threads left running by earlier tests: {threading.enumerate()}"
     monkeypatch.setattr(readahead, "MIN_RECORDS", 0)
-    taken: list[bool] = []
-    real = readahead.aside
-
-    def counted(*args, **kwargs):
-        got, by_child = real(*args, **kwargs)
-        taken.append(by_child)
-        return got, by_child
-
-    monkeypatch.setattr(readahead, "aside", counted)
+    taken = second_of(readahead, "aside")
     said = {}
     for jobs in (1, 2):
         root = _ledger(tmp_path / f"jobs{jobs}", n=60)
