@@ -23,6 +23,11 @@ evaluate (each batch whole groups of claims that share none), the child sending 
 each batch (results, or verify's shares of the outputs) as pickled bytes inside the same frames;
 the size held against ``MIN_RECORDS`` is then the claims'.
 
+``aside`` is the simpler case: one piece of work (check-draft's scan of the records and its choice of
+claims) done by a child while this process does its own (pint's import), the child's answer sent
+back whole in one frame; and ``outcomes``'s ``flush`` sends each outcome at once where each is a few
+bytes standing for much work (show's scan for the claims that use one).
+
 One process only where fork is not how this platform makes processes (Windows; macOS, where it is
 unsafe), where another thread runs (fork copies only the calling one: a lock another held would
 stay held in the child), below ``MIN_RECORDS`` records, or when asked (``jobs`` 1: ``workings verify

@@ -11,7 +11,9 @@ through a pipe and as JSON (never pickle), what ``Staging`` would have noted of 
 (never running the parent's clean-up, which would remove the staging folder). The parent notes the
 same and goes on as if it had written them: the marker, the look before the swap and the swap are
 its own, unchanged. The site is the same bytes whatever the number of processes
-(``tests/test_render_forked.py``).
+(``tests/test_render_forked.py``). The children start before the site's other pages are made
+(``claim_pages_beside``): this process makes those meanwhile, then its own part, the smaller by about
+what they cost (``OTHER_PAGES``), so that the processes end together.
 
 One process only where fork is not how this platform makes processes (Windows; macOS, where it is
 unsafe), where another thread is running (fork copies only the calling one), below ``MIN_CLAIMS``
