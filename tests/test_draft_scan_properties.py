@@ -90,3 +90,47 @@ def test_may_be_same_is_never_false_for_the_same_sentence(words, cut_front, cut_
         if identity.same(shape, _shape(said)):
             assert identity.may_be_same(shape, said), (draft, said)
             assert identity.could_be(shape)(said)
+
+
+def _could_be_plainly(draft: identity.Shape, said: str) -> bool:
+    """``identity.could_be(draft)(said)`` as it was written before its sentence's tokens were kept
+    (``identity.said_tokens``) and a count in C first looked for a word of the draft's inside one
+    of them: every token worked out again, every one searched for pieces."""
+    words = tuple(t for t in draft.tokens if t != "#")
+    cuts = 2 * (len(draft.tokens) - len(words))
+    lowered = said.lower()
+    if "ς" in lowered:
+        return True
+    flat = lowered.replace(",", "")
+    seen = [t for t in words if t in lowered or t in flat]
+    if len(seen) == len(words):
+        return True
+    if not seen:
+        return False
+    present = frozenset(seen)
+    tokens = [word.replace(",", "") if word[0].isdecimal() and identity._NUMBERISH.fullmatch(word) else low
+              for word in identity._TOKEN.findall(said) if (low := word.lower()) not in identity._DROP]
+    inside = sum(1 for t in tokens if t in present)
+    if inside >= identity.MIN_WORDS or inside + cuts < identity.MIN_WORDS:
+        return inside >= identity.MIN_WORDS
+    pieces = sum(2 for t in tokens if any(k != t and k in t for k in present))
+    return inside + min(cuts, pieces) >= identity.MIN_WORDS
+
+
+# words, parts of words, numbers with and without commas, a word holding another ("caches", "per-token")
+PIECES = WORDS + ("caches", "per-token", "kvcache", "b", "196608", "1,966,080", "token,", "heads-of", "sigmaς",
+                  "Claim", "claim", "claims", "is", "this", "8", "88", "8,8", ",", "İstanbul", "ǅ")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=12), st.lists(st.sampled_from(PIECES), max_size=12))
+@example(["official", "claim", "at", "5", "GB", "kv", "cache"], ["Synthetic", "claim", "189", "is", "1,966,080", "B/token"])
+@example(["claim", "this", "8", "GB", "of", "cache"], ["claims", "this", "88", "GB"])
+def test_could_be_is_the_plain_test(draft_words, said_words):
+    """The test with each sentence's tokens kept and the count in C gives what the plain test gives,
+    for the same draft against many sentences, and for a sentence tested twice (its tokens kept)."""
+    shape = _shape(" ".join(draft_words) + ".")
+    test = identity.could_be(shape)
+    for said in (" ".join(said_words) + ".", " ".join(draft_words[::-1] + said_words), " ".join(said_words)):
+        assert test(said) == _could_be_plainly(shape, said), (draft_words, said)
+        assert test(said) == _could_be_plainly(shape, said)  # again: the tokens from the cache

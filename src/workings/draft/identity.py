@@ -18,6 +18,7 @@ column stays true.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..frozen import frozen
@@ -164,14 +165,16 @@ def could_be(draft: Shape):
     """``may_be_same(draft, said)`` as a function of ``said``, what depends on ``draft`` worked out once."""
     words = tuple(t for t in draft.tokens if t != "#")
     cuts = 2 * (len(draft.tokens) - len(words))  # each of said's figures (no more than the draft's) cuts two
-    findall, numberish = _TOKEN.findall, _NUMBERISH.fullmatch
 
     def test(said: str) -> bool:
         lowered = said.lower()
         if "ς" in lowered:  # final sigma: lower-casing a piece may differ from the whole; no shortcut
             return True
-        flat = lowered.replace(",", "")
-        seen = [t for t in words if t in lowered or t in flat]
+        if "," in lowered:  # a number's token is written without its commas
+            flat = lowered.replace(",", "")
+            seen = [t for t in words if t in lowered or t in flat]
+        else:
+            seen = [t for t in words if t in lowered]
         if len(seen) == len(words):
             return True
         if not seen:
@@ -180,20 +183,31 @@ def could_be(draft: Shape):
         # written, lower-cased, is in ``lowered``; a number's, without its commas, in ``flat``) or
         # inside one: the draft's other words change neither count below.
         present = frozenset(seen)
-        # link targets kept: counting more words only keeps more claims
-        tokens = [word.replace(",", "") if word[0].isdecimal() and numberish(word) else low
-                  for word in findall(said) if (low := word.lower()) not in _DROP]
-        inside = 0
-        for t in tokens:
-            if t in present:
-                inside += 1
+        tokens, joined = said_tokens(said)
+        inside = sum(map(present.__contains__, tokens))
         if inside >= MIN_WORDS or inside + cuts < MIN_WORDS:
             return inside >= MIN_WORDS
-        # a piece of a cut word is a word of the draft's inside it
+        # a piece of a cut word is a word of the draft's inside it. ``joined`` holds each token once,
+        # apart: a word found there exactly as often as it is a whole token is inside no other token
+        if all(joined.count(k) == tokens.count(k) for k in present):
+            return False
         pieces = sum(2 for t in tokens if any(k != t and k in t for k in present))
         return inside + min(cuts, pieces) >= MIN_WORDS
 
     return test
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def said_tokens(said: str) -> tuple[tuple[str, ...], str]:
+    """The tokens ``could_be`` counts in a claim's sentence (lower-cased, articles dropped, a
+    number's commas taken out; link targets kept: counting more words only keeps more claims),
+    and the same joined by NUL. Worked out once per sentence: a sentence is tested against each
+    of a draft's sentences that shares enough words with it, and again for each text a render
+    checks."""
+    numberish = _NUMBERISH.fullmatch
+    tokens = tuple(word.replace(",", "") if word[0].isdecimal() and numberish(word) else low
+                   for word in _TOKEN.findall(said) if (low := word.lower()) not in _DROP)
+    return tokens, "\x00".join(tokens)
 
 
 _CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
