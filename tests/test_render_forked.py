@@ -47,9 +47,9 @@ def forks(monkeypatch) -> list[tuple[int, int]]:
     made: list[tuple[int, int]] = []
     real = forked._fork
 
-    def counted(site, page, staging, start, stop):
+    def counted(site, page, staging, start, stop, *rest):
         made.append((start, stop))
-        return real(site, page, staging, start, stop)
+        return real(site, page, staging, start, stop, *rest)
 
     monkeypatch.setattr(forked, "_fork", counted)
     return made
@@ -81,7 +81,8 @@ def test_the_site_is_the_same_bytes_made_by_several_processes(ledger, tmp_path, 
     render_site(report, ledger, tmp_path / "many", jobs=jobs)
     assert len(forks) == jobs - 1  # every part but the first made by a child
     count = len(report.claims)
-    assert forks[-1][1] == count and forks[0][0] > 0
+    assert forks[-1][1] == count and all(a[1] == b[0] for a, b in zip(forks, forks[1:]))
+    assert forks[0][0] > 0 or jobs > 2  # with three processes and more this one may start with no part
     one, many = _files(tmp_path / "one"), _files(tmp_path / "many")
     assert len([name for name in one if name.startswith("claims/")]) == count
     assert one.keys() == many.keys()
@@ -137,8 +138,9 @@ def test_a_child_that_fails_fails_the_render_and_the_old_site_stays(ledger, tmp_
     out = tmp_path / "site"
     render_site(report, ledger, out, jobs=1)
     old = _files(out)
-    last = report.claims[-1].id  # in the last part: made by a child
-    _failing_page(monkeypatch, last, failure)
+    # the first claim of the child's part: the end of a part may be made here (``_Child.ask``), its start never
+    start = forked.parts(_Claims([c.id for c in report.claims]), 2, forked.OTHER_PAGES)[1][0]
+    _failing_page(monkeypatch, report.claims[start].id, failure)
     with pytest.raises(raised) as caught:
         render_site(report, ledger, out, jobs=2)
     assert words in str(caught.value)
@@ -166,6 +168,7 @@ def test_a_part_whose_process_cannot_be_had_is_made_here(ledger, tmp_path, small
 
 
 def test_the_parent_failing_takes_its_children_with_it(ledger, tmp_path, small, forks, monkeypatch):
+    monkeypatch.setattr(forked, "OTHER_PAGES", 0.2)  # this process has a part of its own from the start
     report = verify(ledger)
     _failing_page(monkeypatch, report.claims[0].id, lambda: (_ for _ in ()).throw(ValueError("parent's page")))
     with pytest.raises(ValueError, match="parent's page"):
@@ -275,3 +278,142 @@ def test_render_takes_jobs_on_the_command_line(tmp_path):
     refused = subprocess.run([sys.executable, "-m", "workings", "render", "--root", str(root), "--jobs", "0"],
                              capture_output=True, text=True, env=env)
     assert refused.returncode == 2 and "--jobs" in refused.stderr
+
+
+def _writes_by_process(monkeypatch, folder: Path) -> None:
+    """Each process's claim pages, in the order it wrote them, one line each in ``folder/<pid>``."""
+    from workings.render.staging import Staging
+
+    real = Staging.write
+
+    def write(self, name, data):
+        if name.startswith("claims/"):
+            with open(folder / str(os.getpid()), "a", encoding="utf-8") as noted:
+                noted.write(name + "\n")
+        return real(self, name, data)
+
+    monkeypatch.setattr(Staging, "write", write)
+
+
+def _written(folder: Path) -> dict[int, list[str]]:
+    return {int(p.name): p.read_text(encoding="utf-8").split() for p in folder.iterdir()}
+
+
+def test_a_child_that_made_its_pages_before_the_articles_were_checked_makes_theirs_again(ledger, tmp_path, small,
+                                                                                          forks, monkeypatch):
+    """The articles are checked after the children start: here the child makes every page of its
+    part first (this process holds the articles back until it waits for them), then makes again the
+    pages of the claims the articles print, with the figures each lists; the site is one process's."""
+    import workings.render as render_module
+
+    report = verify(ledger)
+    render_site(report, ledger, tmp_path / "one", jobs=1)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    _writes_by_process(monkeypatch, notes)
+    waiting = tmp_path / "waiting"
+    real_listen, real_load = forked._Hearing.listen, render_module.load_articles
+
+    def listen(self, wait):
+        if wait:
+            waiting.touch()  # the child has made every page of its part
+        return real_listen(self, wait)
+
+    def load_articles(root, report):
+        deadline = time.monotonic() + 120
+        while not waiting.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return real_load(root, report)
+
+    monkeypatch.setattr(forked._Hearing, "listen", listen)
+    monkeypatch.setattr(render_module, "load_articles", load_articles)
+    render_site(report, ledger, tmp_path / "many", jobs=2)
+    assert waiting.exists() and len(forks) == 1
+    one, many = _files(tmp_path / "one"), _files(tmp_path / "many")
+    assert one.keys() == many.keys() and [name for name in one if one[name] != many[name]] == []
+    child = next(names for pid, names in _written(notes).items() if pid != os.getpid())
+    printed = {name for name in set(child) if b'class="printed-in"' in many[name]}
+    assert printed, "the child's part holds claims the articles print"
+    # each made twice: first with every other page of the part, then again once the figures came
+    assert {name for name in child if child.count(name) == 2} == printed
+    assert sorted(child[len(child) - len(printed):]) == sorted(printed)
+    assert len(child) - len(printed) == forks[0][1] - forks[0][0]
+
+
+def test_a_child_that_hears_of_the_articles_first_makes_each_page_once(ledger, tmp_path, small, forks, monkeypatch):
+    from workings.render.claimpage import ClaimPages
+
+    report = verify(ledger)
+    render_site(report, ledger, tmp_path / "one", jobs=1)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    _writes_by_process(monkeypatch, notes)
+    sent = tmp_path / "sent"
+    real_known, real_page = forked.Beside.articles_known, ClaimPages.page
+    parent = os.getpid()
+
+    def articles_known(self):
+        real_known(self)
+        sent.touch()
+
+    def page(self, view):
+        deadline = time.monotonic() + 120
+        while os.getpid() != parent and not sent.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)  # a child waits for the figures to be sent before its first page
+        return real_page(self, view)
+
+    monkeypatch.setattr(forked.Beside, "articles_known", articles_known)
+    monkeypatch.setattr(ClaimPages, "page", page)
+    render_site(report, ledger, tmp_path / "many", jobs=2)
+    one, many = _files(tmp_path / "one"), _files(tmp_path / "many")
+    assert one.keys() == many.keys() and [name for name in one if one[name] != many[name]] == []
+    child = next(names for pid, names in _written(notes).items() if pid != os.getpid())
+    assert any(b'class="printed-in"' in many[name] for name in child)  # the child's part holds printed claims
+    for names in _written(notes).values():
+        assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_this_process_takes_the_end_of_what_each_slower_child_has_left(ledger, tmp_path, small, forks, monkeypatch,
+                                                                     jobs):
+    """Done with its own part first (the children slowed here), this process asks each child for the
+    end of what it has left, and makes those pages: each page once, the site one process's."""
+    from workings.render.claimpage import ClaimPages
+
+    report = verify(ledger)
+    render_site(report, ledger, tmp_path / "one", jobs=1)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    _writes_by_process(monkeypatch, notes)
+    real_page, real_write = ClaimPages.page, forked._write
+    parent = os.getpid()
+    here: list[tuple[int, int]] = []
+
+    def page(self, view):
+        if os.getpid() != parent:
+            time.sleep(0.01)
+        return real_page(self, view)
+
+    def write(site, page, staging, start, stop):
+        if os.getpid() == parent:
+            here.append((start, stop))
+        return real_write(site, page, staging, start, stop)
+
+    monkeypatch.setattr(ClaimPages, "page", page)
+    monkeypatch.setattr(forked, "_write", write)
+    render_site(report, ledger, tmp_path / "many", jobs=jobs)
+    one, many = _files(tmp_path / "one"), _files(tmp_path / "many")
+    assert one.keys() == many.keys() and [name for name in one if one[name] != many[name]] == []
+    assert len(forks) == jobs - 1 and len(here) == jobs  # its own part, then one end from each child
+    assert here[0] == (0, forks[0][0])
+    for (start, stop), (end, their_stop) in zip(forks, here[1:]):
+        assert start < end < stop and their_stop == stop
+    written = _written(notes)
+    for names in written.values():  # a page made twice only where a child made it before the figures came
+        assert all(b'class="printed-in"' in many[name] for name in names if names.count(name) > 1)
+    from workings.render.views import page_names
+
+    named = page_names([c.id for c in report.claims], "claims")
+    order = [named[c.id] for c in report.claims]
+    assert set(written[parent]) == {name for start, stop in here for name in order[start:stop]}
+    assert sum(len(set(names)) for names in written.values()) == len(report.claims)  # each by one process

@@ -86,17 +86,21 @@ def render_site(report: Report, root: str | Path, out: str | Path, *,
     # no collection rescans the pages' views and workings; at the end all is unfrozen, the collector as it was
     with frozen(), paused(), Staging(out) as staging:
         snapshots = copy_snapshots(staging, root, report.sources)
-        articles, problems = load_articles(root, report)
-        site = Site(report, snapshots, articles)
+        site = Site(report, snapshots)  # its articles come once checked, below
 
         def page(name: str, template: str, depth: int, **context) -> None:
             html = env.get_template(template).render(up="../" * depth, **context)
             staging.write(name, html.encode("utf-8"))
 
         claim_pages = ClaimPages(env, "../")  # laid out in Python (render/claimpage.py), in base.html's frame
-        # the processes making the later parts of the claim pages start first, and this one makes
-        # the other pages meanwhile, then its own (smaller) part of the claim pages (render/forked.py)
-        with claim_pages_beside(site, claim_pages.page, staging, default_jobs() if jobs is None else jobs):
+        # the processes making the later parts of the claim pages start first, and this one checks
+        # the articles and makes the other pages meanwhile, then its own (smaller) part of the claim
+        # pages (render/forked.py); a claim page lists the article figures it backs, which the
+        # children are sent once known
+        with claim_pages_beside(site, claim_pages.page, staging, default_jobs() if jobs is None else jobs) as beside:
+            articles, problems = load_articles(root, report)
+            site.add_articles(articles)
+            beside.articles_known()
             page("index.html", "index.html", 0, **site.index(), article_problems=problems)
             for article in articles:
                 page(site.article_pages[article.slug], "article.html", 1, **site.article(article))

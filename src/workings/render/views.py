@@ -110,18 +110,7 @@ class Site:
         self.source_pages = page_names([s.id for s in report.sources], "sources")
         self.by_id = {c.id: c for c in report.claims}
         self.sources = {s.id: s for s in report.sources}
-        self.articles = list(articles)
-        self.article_pages = page_names([a.slug for a in self.articles], "articles")
-        self.article_blocks = {a.slug: blocks(a) for a in self.articles}
-        self.printed_in: dict[str, list[dict]] = {}  # claim id -> the article figures it backs or flags
-        for article in self.articles:
-            for block in self.article_blocks[article.slug]:
-                for piece in block["pieces"]:
-                    figure = piece.get("figure")
-                    if figure is not None and figure.claim:
-                        self.printed_in.setdefault(figure.claim, []).append(
-                            {"title": article.title, "href": f"{self.article_pages[article.slug]}#fig-{piece['n']}",
-                             "text": figure.text, "status": figure.status})
+        self.add_articles(articles)
         self._readers: dict[str, list[ClaimResult]] | None = None  # source id -> the claims reading it
         self.expander = Expander(report)  # every claim's whole working, sharing what they share
         self._leaves: dict[str, dict] = {}  # a claim -> each leaf's view (Site.leaf) by its input (or unit name)
@@ -143,6 +132,24 @@ class Site:
             names = page_names(keys_of[source_id], "key")
             for key, name in names.items():
                 self.key_anchors[(source_id, key)] = name[len("key/"):-len(".html")]
+
+    def add_articles(self, articles: Sequence[Article]) -> None:
+        """The site's articles (``render.articles``): their pages, and on each claim's page the
+        article figures it backs or flags (``printed_in``, the only thing a claim page reads of them).
+        A render gives them once checked, after the processes making claim pages have started
+        (``render/forked.py``)."""
+        self.articles = list(articles)
+        self.article_pages = page_names([a.slug for a in self.articles], "articles")
+        self.article_blocks = {a.slug: blocks(a) for a in self.articles}
+        self.printed_in: dict[str, list[dict]] = {}  # claim id -> the article figures it backs or flags
+        for article in self.articles:
+            for block in self.article_blocks[article.slug]:
+                for piece in block["pieces"]:
+                    figure = piece.get("figure")
+                    if figure is not None and figure.claim:
+                        self.printed_in.setdefault(figure.claim, []).append(
+                            {"title": article.title, "href": f"{self.article_pages[article.slug]}#fig-{piece['n']}",
+                             "text": figure.text, "status": figure.status})
 
     def claim_link(self, claim_id: str) -> dict:
         """A link to a claim's page (once per claim: links are only ever read, never changed)."""
