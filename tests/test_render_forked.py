@@ -299,18 +299,11 @@ def _written(folder: Path) -> dict[int, list[str]]:
     return {int(p.name): p.read_text(encoding="utf-8").split() for p in folder.iterdir()}
 
 
-def test_a_child_that_made_its_pages_before_the_articles_were_checked_makes_theirs_again(ledger, tmp_path, small,
-                                                                                          forks, monkeypatch):
-    """The articles are checked after the children start: here the child makes every page of its
-    part first (this process holds the articles back until it waits for them), then makes again the
-    pages of the claims the articles print, with the figures each lists; the site is one process's."""
+def _articles_held_back(monkeypatch, tmp_path: Path) -> Path:
+    """This process checks the articles only once a child has made every page of its part and waits
+    for their figures (the file returned then exists)."""
     import workings.render as render_module
 
-    report = verify(ledger)
-    render_site(report, ledger, tmp_path / "one", jobs=1)
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    _writes_by_process(monkeypatch, notes)
     waiting = tmp_path / "waiting"
     real_listen, real_load = forked._Hearing.listen, render_module.load_articles
 
@@ -323,10 +316,28 @@ def test_a_child_that_made_its_pages_before_the_articles_were_checked_makes_thei
         deadline = time.monotonic() + 120
         while not waiting.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-        return real_load(root, report)
+        waiting_now = waiting.exists()
+        result = real_load(root, report)
+        if not waiting_now:
+            raise AssertionError("no child waited for the articles' figures")
+        return result
 
     monkeypatch.setattr(forked._Hearing, "listen", listen)
     monkeypatch.setattr(render_module, "load_articles", load_articles)
+    return waiting
+
+
+def test_a_child_that_made_its_pages_before_the_articles_were_checked_makes_theirs_again(ledger, tmp_path, small,
+                                                                                          forks, monkeypatch):
+    """The articles are checked after the children start: here the child makes every page of its
+    part first (this process holds the articles back until it waits for them), then makes again the
+    pages of the claims the articles print, with the figures each lists; the site is one process's."""
+    report = verify(ledger)
+    render_site(report, ledger, tmp_path / "one", jobs=1)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    _writes_by_process(monkeypatch, notes)
+    waiting = _articles_held_back(monkeypatch, tmp_path)
     render_site(report, ledger, tmp_path / "many", jobs=2)
     assert waiting.exists() and len(forks) == 1
     one, many = _files(tmp_path / "one"), _files(tmp_path / "many")
@@ -417,3 +428,26 @@ def test_this_process_takes_the_end_of_what_each_slower_child_has_left(ledger, t
     order = [named[c.id] for c in report.claims]
     assert set(written[parent]) == {name for start, stop in here for name in order[start:stop]}
     assert sum(len(set(names)) for names in written.values()) == len(report.claims)  # each by one process
+
+
+def test_a_page_made_again_once_the_figures_came_keeps_the_old_site_s_file(ledger, tmp_path, small, forks,
+                                                                            monkeypatch):
+    """Rendering again over a site, a claim page a child made before the articles' figures came and
+    then again is linked from the old site where unchanged, as every other unchanged page is."""
+    report = verify(ledger)
+    out = tmp_path / "site"
+    waiting = _articles_held_back(monkeypatch, tmp_path)
+    render_site(report, ledger, out, jobs=2)
+    child = forks[0]
+    printed = [p for p in (out / "claims").iterdir() if b'class="printed-in"' in p.read_bytes()]
+    names = {f"{c.id}" for c in report.claims[child[0]:child[1]]}
+    theirs = [p for p in printed if p.read_text(encoding="utf-8").split('data-claim="')[1].split('"')[0] in names]
+    assert theirs, "the child's part holds claims the articles print"
+    before = {page: page.stat().st_ino for page in theirs}
+    time.sleep(2.1)  # a page is linked only once it has been still past the racy window (staging.RACY_NS)
+    waiting.unlink()
+    render_site(report, ledger, out, jobs=2)
+    assert waiting.exists() and forks[1] == child
+    assert {page: page.stat().st_ino for page in theirs} == before
+    render_site(report, ledger, tmp_path / "fresh", jobs=1)
+    assert _files(out) == _files(tmp_path / "fresh")

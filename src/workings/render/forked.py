@@ -302,7 +302,7 @@ def _write_told(site: Site, page: Callable[[dict], str], staging: Staging, start
     hearing.close()
     for claim in early:
         if claim.id in site.printed_in:
-            staging.write(site.claim_pages[claim.id], page(site.claim(claim)).encode("utf-8"))
+            staging.rewrite(site.claim_pages[claim.id], page(site.claim(claim)).encode("utf-8"))
     return names
 
 

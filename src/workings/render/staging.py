@@ -260,6 +260,18 @@ class Staging:
         self._put(relative, (data,), None)
         self.written[relative] = digest
 
+    def rewrite(self, relative: str, data: bytes) -> None:
+        """``write`` of a file this process wrote before, as if the first write had not been: the
+        old site's file is linked in where it holds ``data`` (a claim page made again once the
+        articles' figures came, ``render/forked.py``, keeps its file as any unchanged page does)."""
+        if relative in self.linked:  # the old site's file: drop the name, never write through it
+            os.unlink(f"{self.path}/{relative}")
+            self.linked.discard(relative)
+        elif relative in self.written:
+            os.unlink(f"{self.path}/{relative}")
+        self.written.pop(relative, None)
+        self.write(relative, data)
+
     def write_parts(self, relative: str, parts: Iterable[bytes | memoryview]) -> None:
         """``write`` of the bytes ``parts`` make, written and hashed part by part as they come (the
         JSON report: never held whole); always a new file."""
