@@ -451,3 +451,36 @@ def test_a_page_made_again_once_the_figures_came_keeps_the_old_site_s_file(ledge
     assert {page: page.stat().st_ino for page in theirs} == before
     render_site(report, ledger, tmp_path / "fresh", jobs=1)
     assert _files(out) == _files(tmp_path / "fresh")
+
+
+def test_a_child_failing_at_length_while_the_figures_are_long_ends_the_render(ledger, tmp_path, small, forks,
+                                                                               monkeypatch):
+    """A child that fails before reading the articles' figures sends its failure cut to fit its pipe:
+    it never waits on this process, which may be writing it figures too long for theirs."""
+    from workings.render import views
+
+    report = verify(ledger)
+    start = forked.parts(_Claims([c.id for c in report.claims]), 2, forked.OTHER_PAGES)[1][0]
+    _failing_page(monkeypatch, report.claims[start].id,
+                  lambda: (_ for _ in ()).throw(ValueError("a long failure " + "x" * 300_000)))
+    real_add = views.Site.add_articles
+
+    def add_articles(self, articles):
+        real_add(self, articles)
+        self.printed_in["padding"] = [{"title": "t" * 400_000, "href": "", "text": "", "status": ""}]
+
+    monkeypatch.setattr(views.Site, "add_articles", add_articles)
+
+    def hung(signum, frame):
+        raise TimeoutError("the render waited on its child, and the child on it")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        with pytest.raises(RuntimeError, match="ValueError: a long failure x") as caught:
+            render_site(report, ledger, tmp_path / "site", jobs=2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert len(str(caught.value)) < 2 * forked.MAX_TRACE + 1000 and len(forks) == 1
+    assert not (tmp_path / "site").exists() and _leftovers(tmp_path) == []

@@ -55,6 +55,11 @@ MAX_JOBS = 4
 OTHER_PAGES = 0.5
 
 
+# A failing child's traceback is sent cut to its last characters: its answer then fits the pipe's
+# buffer, so it never waits on this process, which may be writing the articles' figures to it
+MAX_TRACE = 16_000
+
+
 def default_jobs() -> int:
     """The processors this process may run on (its affinity where the system says), at most MAX_JOBS."""
     return min(readahead_jobs(), MAX_JOBS)
@@ -152,7 +157,7 @@ class _Child:
             view = memoryview(line)
             while view:
                 view = view[os.write(self.told, view):]
-        except OSError:  # the child is gone (or done): collecting it says why
+        except BrokenPipeError:  # the child is gone (or done): collecting it says why
             pass
 
     def ask(self, children: int) -> None:
@@ -261,8 +266,8 @@ def _fork(site: Site, page: Callable[[dict], str], staging: Staging, start: int,
         try:
             said = {"state": staging.state_of(_write_told(site, page, staging, start, stop, heard, say))}
         except BaseException as exc:  # noqa: BLE001  # any failure goes to the parent, which raises it
-            said = {"error": str(exc), "kind": "ledger" if isinstance(exc, LedgerError) else type(exc).__name__,
-                    "trace": traceback.format_exc()}
+            said = {"error": str(exc)[:MAX_TRACE], "kind": "ledger" if isinstance(exc, LedgerError) else type(exc).__name__,
+                    "trace": traceback.format_exc()[-MAX_TRACE:]}
         say(said)
         status = 0
     finally:
