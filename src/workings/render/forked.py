@@ -107,18 +107,19 @@ def claim_pages_beside(site: Site, page: Callable[[dict], str], staging: Staging
     """Every claim's page (``page`` of its view) written into ``staging``, in ``jobs`` processes where
     ``parts`` allows: the processes for the later parts start on entering, and make their pages while
     this one does what the ``with`` block holds (checking the articles, then the site's other pages,
-    worth about ``beside`` claim pages per claim, ``OTHER_PAGES`` unless given); the block calls ``articles_known`` of what it is
-    given once ``site`` has its articles. On leaving, this process makes its own part, then takes from
-    each child the end of what it has left (``_Child.ask``: so all end together however long the
-    block took), and notes what each child wrote. A failure in the block, or in a child, ends every
-    child before anything is swapped in."""
+    worth about ``beside`` claim pages per claim, ``OTHER_PAGES`` unless given); the block calls
+    ``articles_known`` of what it is given once ``site`` has its articles. On leaving, this process
+    makes its own part, then takes from each child the end of what it has left (``_Child.ask``: so
+    all end together however long the block took), and notes what each child wrote. A failure in
+    the block, or in a child, ends every child before anything is swapped in."""
     ranges = parts(site, jobs, OTHER_PAGES if beside is None else beside)
     children: list[_Child] = []
     here = [ranges[0]]  # the parts this process makes
     try:
         for start, stop in ranges[1:]:
             try:
-                children.append(_fork(site, page, staging, start, stop, [fd for c in children for fd in (c.told, c.pipe)]))
+                held = [fd for c in children for fd in (c.told, c.pipe)]
+                children.append(_fork(site, page, staging, start, stop, held))
             except OSError:  # no process to be had: this one makes the part
                 here.append((start, stop))
         said = Beside(site, children)
@@ -266,7 +267,8 @@ def _fork(site: Site, page: Callable[[dict], str], staging: Staging, start: int,
         try:
             said = {"state": staging.state_of(_write_told(site, page, staging, start, stop, heard, say))}
         except BaseException as exc:  # noqa: BLE001  # any failure goes to the parent, which raises it
-            said = {"error": str(exc)[:MAX_TRACE], "kind": "ledger" if isinstance(exc, LedgerError) else type(exc).__name__,
+            said = {"error": str(exc)[:MAX_TRACE],
+                    "kind": "ledger" if isinstance(exc, LedgerError) else type(exc).__name__,
                     "trace": traceback.format_exc()[-MAX_TRACE:]}
         say(said)
         status = 0
