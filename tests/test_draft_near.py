@@ -8,6 +8,7 @@ of bytes must either read exactly or leave to the parser. Work is counted (recor
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -110,6 +111,54 @@ def test_a_generated_claim_s_sentence_and_a_shared_value_among_a_thousand(tmp_pa
     assert [f.status for f in result.figures] == ["unbacked", "unbacked"]
     assert result.figures[0].same_value[:2] == ("g0/c107", "g0/c117") and len(result.figures[0].same_value) == 100
     assert neighbourhood.parsed == 100
+
+
+def _objects(value) -> int:
+    """How many objects make up plain data: each string, number and container once."""
+    if isinstance(value, dict):
+        return 1 + sum(_objects(k) + _objects(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return 1 + sum(map(_objects, value))
+    return 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin", reason="one process where fork is not used")
+def test_the_hint_through_a_child_s_answer_is_the_whole_ledger_s(tmp_path, monkeypatch):
+    """At thousands of records a child scans and chooses (``readahead.aside``); what it sends back is
+    the records chosen and the others' paths by figure, a few strings: at 1,000 records it was 1,000
+    entries (path, id, sentences, figure), whose encoding and decoding were a tenth of check-draft's
+    wait at 10,000. The hint it gives is still the whole ledger's, every claim printing the value."""
+    import threading
+
+    from workings import readahead
+
+    assert threading.active_count() == 1, f"threads left running by earlier tests: {threading.enumerate()}"
+    bench.make_ledger(tmp_path, 1000, "b")
+    draft = tmp_path / "draft.md"
+    draft.write_text("Another text prints 1,572,864 bytes per token. The Corvid-22B keeps 7 GB.\n", encoding="utf-8")
+    whole = check_file(draft, verify(tmp_path))
+    monkeypatch.setattr(readahead, "MIN_RECORDS", 0)
+    answers: list = []
+    real = readahead.aside
+
+    def noting(*args, **kwargs):
+        got = real(*args, **kwargs)
+        answers.append(got)
+        return got
+
+    monkeypatch.setattr(readahead, "aside", noting)
+    for jobs in (1, 2):
+        neighbourhood = Neighbourhood(tmp_path)
+        neighbourhood.jobs = jobs
+        part = check_file(draft, neighbourhood)
+        assert part.to_dict() == whole.to_dict(), jobs
+        assert len(part.figures[0].same_value) == 100 and neighbourhood.parsed == 100
+    assert [by_child for _, by_child in answers] == [False, True]
+    assert answers[0][0] == answers[1][0]  # one process's answer and the child's, the same
+    wanted, rest = answers[1][0][:2]
+    assert not wanted and len(rest) == 10  # nothing chosen; the ten figures the generated claims print
+    assert sum(len(paths.split("\0")) for paths in rest.values()) == 1000
+    assert _objects(answers[1][0]) < 40
 
 
 ODD = {

@@ -267,3 +267,38 @@ def test_a_scan_made_by_a_child_says_what_one_process_says(tmp_path, settled, mo
     for key in ("none", "first", "second", "kept"):
         assert said[1, key] == said[2, key], key
     assert said[2, "first"][3][0] == _records(tmp_path / "jobs2" / "ledger") and said[2, "second"][3] == (0, 0)
+
+
+def test_reading_every_record_at_once_is_reading_each(tmp_path, settled):
+    """``ScanMemo.read_all`` (the scan's loop over known records, kept short) gives, keeps and counts
+    what ``read`` does record by record: unchanged records, an edited one, one made a link or a pipe,
+    one gone since the walk, one new, and remembered readings of the wrong shape."""
+    root = _ledger(tmp_path, n=30)
+    first = _memo(root)
+    near.scan(root, first)
+    first.save()
+    claims = root / "claims" / "bench-g0"
+    (claims / "c3.yaml").write_text((claims / "c3.yaml").read_text().replace("Synthetic", "Generated"))
+    (claims / "c4.yaml").unlink()
+    (claims / "c4.yaml").symlink_to(claims / "c5.yaml")
+    (claims / "c6.yaml").unlink()
+    (claims / "c7.yaml").unlink()
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(claims / "c7.yaml")
+    (claims / "c99.yaml").write_text((claims / "c9.yaml").read_text())
+    files = near.record_files(root) + [(str(claims / "c6.yaml"), True)]  # gone since the walk
+    store = Store.for_root(root, kind=".scan")
+    pack = store.read()
+    for rel in list(pack["files"])[:3]:  # what a damaged memory could hold: never trusted beyond its type
+        pack["files"][rel] = (pack["files"][rel][0], ["not", "a", "reading"])
+    pack["files"][next(iter(pack["files"]))] = "not an identity"
+    link = os.lstat(claims / "c4.yaml")  # a link now holding what was remembered (an inode used again): never known
+    pack["files"]["bench-g0/c4.yaml"] = ((link.st_dev, link.st_ino, link.st_size, link.st_mtime_ns, link.st_ctime_ns),
+                                         (("The link's sentence.",), "1 GB"))
+    store.write(pack)
+    prefix = len(str(root / "claims")) + 1
+    each, at_once = _memo(root), _memo(root)
+    by_one = [each.read(name, name[prefix:], regular) for name, regular in files]
+    assert at_once.read_all(files, prefix) == by_one
+    assert at_once._kept == each._kept and at_once.reads == each.reads
+    assert 4 <= each.reads <= 5 < len(files) - 20  # the edited, the damaged and the new were read; the rest known

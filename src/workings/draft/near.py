@@ -74,19 +74,23 @@ def scan(root: Path, memo: Memo | None = None, files: list[tuple[str, bool]] | N
     """Every record under claims/, in the walk's order, read off its bytes (or, with ``memo``, off
     what an earlier scan read from the same file, unchanged since: ``draft.scanmemo``). ``files``:
     the walk's (``record_files``), where the caller has made it."""
-    out: list[Entry] = []
-    ids: set[str] = set()
-    twice: set[str] = set()
+    files = record_files(root) if files is None else files
     prefix = len(str(root / CLAIMS_DIR)) + 1
-    for name, regular in record_files(root) if files is None else files:
-        claim_id = name[prefix:name.rindex(".")].replace(os.sep, "/")
-        if claim_id in ids:
-            twice.add(claim_id)
-        ids.add(claim_id)
-        got = read(name, regular) if memo is None else memo.read(name, name[prefix:], regular)
-        out.append(Entry(name, claim_id, None) if got is None else Entry(name, claim_id, *got))
+    ids = [_path_id(name, prefix) for name, _ in files]
+    got = [read(name, regular) for name, regular in files] if memo is None else memo.read_all(files, prefix)
+    make = tuple.__new__  # Entry(...) is a Python __new__: a quarter of a scan of 10,000 known records
+    out = [make(Entry, (name, claim_id, None, None) if read_ is None else (name, claim_id, read_[0], read_[1]))
+           for (name, _), claim_id, read_ in zip(files, ids, got)]
+    if len(set(ids)) == len(ids):
+        return out
     # x.yaml beside x.yml: both refused by the loader; parse both so the refusal is the loader's
-    return [Entry(e.path, e.id, None) if e.id in twice else e for e in out] if twice else out
+    twice = {claim_id for claim_id, n in Counter(ids).items() if n > 1}
+    return [Entry(e.path, e.id, None) if e.id in twice else e for e in out]
+
+
+def _path_id(name: str, prefix: int) -> str:
+    """The id a record's path gives (``prefix``: the length of the claims folder's path and its separator)."""
+    return name[prefix:name.rindex(".")].replace(os.sep, "/")
 
 
 def read(name: str, regular: bool) -> Read:
@@ -116,6 +120,8 @@ class Memo(Protocol):
     def notes(self) -> list[str]: ...
 
     def read(self, name: str, rel: str, regular: bool) -> Read: ...
+
+    def read_all(self, files: list[tuple[str, bool]], prefix: int) -> list[Read]: ...
 
     @property
     def words(self) -> Words: ...
@@ -231,16 +237,17 @@ class Neighbourhood:
 
         files = record_files(self.root)
 
-        def chosen() -> tuple[list[Entry], set[str], list[str], tuple[int, int]]:
+        def chosen() -> tuple[set[str], dict[str, str], list[str], tuple[int, int]]:
             entries = scan(self.root, self.memo, files)
             wanted = {e.path for e in entries if e.said is None}  # not plain: always parsed
             named = {m.claim for m in markers}
             wanted |= {e.path for e in entries if e.id in named or issue is not None and _group(e.id) == issue}
             wanted |= _aligned(entries, found, None if self.memo is None else self.memo.words)
+            rest = _rest(entries, wanted)
             if self.memo is None:
-                return entries, wanted, [], (0, 0)
+                return wanted, rest, [], (0, 0)
             self.memo.save()  # what the scan read, and the words of each sentence it found
-            return entries, wanted, list(self.memo.notes), (self.memo.reads, self.memo.words.made)
+            return wanted, rest, list(self.memo.notes), (self.memo.reads, self.memo.words.made)
 
         def ready() -> None:  # what evaluating the chosen claims needs first, and the scan does not
             units.registry()  # pint's import and registry: about as long as the scan at 10,000 records
@@ -249,22 +256,21 @@ class Neighbourhood:
                 from .. import measurements  # noqa: F401
 
         # At thousands of records a child scans and chooses while this process gets ready
-        # (readahead.aside); below, or with one processor, this process scans, then loads as before
-        (entries, wanted, notes, counts), by_child = readahead.aside(
-            chosen, ready, self.jobs, size=len(files),
-            encode=lambda got: ([tuple(e) for e in got[0]], *got[1:]),
-            decode=lambda sent: ([Entry._make(e) for e in sent[0]], sent[1], sent[2], sent[3]))
+        # (readahead.aside); below, or with one processor, this process scans, then loads as before.
+        # Its answer is what this process reads of the scan, not the scan (10,000 entries were
+        # about a megabyte, and a tenth of check-draft's wait to encode and decode): the records
+        # chosen, and the others' paths by figure for the hint (``_rest``)
+        (wanted, rest, notes, counts), by_child = readahead.aside(chosen, ready, self.jobs, size=len(files))
         if by_child and self.memo is not None:  # what the child's use of the memory did, told here
             self.memo.reads, self.memo.words.made = counts
         self.notes.extend(notes)
-        report_claims = self._evaluate(entries, wanted)
-        rest = [e for e in entries if e.path not in wanted and e.figure is not None and e.said]
+        report_claims = self._evaluate(files, wanted)
         return _NearClaims(report_claims, rest, self)
 
-    def _evaluate(self, entries: list[Entry], wanted: set[str]) -> list[ClaimResult]:
+    def _evaluate(self, files: list[tuple[str, bool]], wanted: set[str]) -> list[ClaimResult]:
         """The claims at ``wanted``, with every claim and source they rest on, evaluated."""
         ledger = Ledger(root=self.root)
-        loaded = self._load(ledger, entries, wanted)
+        loaded = self._load(ledger, files, wanted)
         records._keep_unique_claims(ledger, loaded)
         sources = {i.source for c in ledger.claims.values() for i in c.inputs if i.kind == "source"}
         sources |= {ref.split("#", 1)[0] for c in ledger.claims.values() for ref in c.cites}
@@ -281,10 +287,11 @@ class Neighbourhood:
         records._load_measurements(ledger)
         return list(evaluate_ledger(ledger).claims)
 
-    def _load(self, ledger: Ledger, entries: list[Entry], wanted: set[str]) -> list[Claim]:
+    def _load(self, ledger: Ledger, files: list[tuple[str, bool]], wanted: set[str]) -> list[Claim]:
         by_id: dict[str, list[str]] = {}
-        for e in entries:
-            by_id.setdefault(e.id, []).append(e.path)
+        prefix = len(str(self.root / CLAIMS_DIR)) + 1
+        for name, _ in files:  # in the walk's order, as the scan's entries
+            by_id.setdefault(_path_id(name, prefix), []).append(name)
         pending, done, loaded = sorted(wanted, key=Path), set(), []  # in Path order, as before
         while pending:
             path = pending.pop()
@@ -346,48 +353,56 @@ def _aligned(entries: list[Entry], found: Found, memory: Words | None = None) ->
     return out
 
 
+def _rest(entries: list[Entry], wanted: set[str]) -> dict[str, str]:
+    """The plain records not chosen that print a figure in a sentence, by their figure's text: their
+    paths in the walk's order, joined by NUL (which no path holds), for the hint (``_NearClaims``):
+    a few strings, not 10,000 entries, where a child sends them."""
+    texts: dict[str, list[str]] = {}
+    for e in entries:
+        if e.path not in wanted and e.figure is not None and e.said:
+            texts.setdefault(e.figure, []).append(e.path)
+    return {text: "\0".join(paths) for text, paths in texts.items()}
+
+
 class _NearClaims(Claims):
     """The neighbourhood's claims; the hint also reads the records not loaded, by their figure."""
 
-    def __init__(self, claims: list[ClaimResult], rest: list[Entry], near: Neighbourhood):
+    def __init__(self, claims: list[ClaimResult], rest: dict[str, str], near: Neighbourhood):
         super().__init__(claims)
         self._rest, self._near = rest, near
-        self._rest_by: dict[tuple, list[Entry]] | None = None
+        self._rest_by: dict[tuple, list[str]] | None = None
         self._hinted: dict[str, tuple[str, list[frozenset[str]]] | None] = {}
 
     def _same_scores(self, figure: Figure, words: frozenset[str]) -> dict[str, float]:
         same = super()._same_scores(figure, words)
-        for printed, entries in self._rest_printing().items():
+        for printed, joined in self._rest_printing().items():
             if not figure.unit and printed[1] and figure.kind == "count":
                 continue
             if not match.states(figure, printed):
                 continue
-            for entry in entries:
-                confirmed = self._confirm(entry)  # parsed: only a valid record is a claim
+            for path in (path for paths in joined for path in paths.split("\0")):
+                confirmed = self._confirm(path)  # parsed: only a valid record is a claim
                 if confirmed is not None:
                     claim_id, said = confirmed
                     same[claim_id] = max(len(w & words) / len(w) if w else 0.0 for w in said)
         return same
 
-    def _rest_printing(self) -> dict[tuple, list[Entry]]:
-        """The records not loaded, by their printed (value, unit), read once."""
+    def _rest_printing(self) -> dict[tuple, list[str]]:
+        """The records not loaded, by their printed (value, unit), read once: NUL-joined paths (``_rest``)."""
         if self._rest_by is None:
-            texts: dict[str, list[Entry]] = {}
-            for entry in self._rest:
-                texts.setdefault(entry.figure or "", []).append(entry)
             self._rest_by = {}
-            for text, entries in texts.items():
+            for text, paths in self._rest.items():
                 if (pair := printed_pair(text)) is not None:
-                    self._rest_by.setdefault(pair, []).extend(entries)
+                    self._rest_by.setdefault(pair, []).append(paths)
         return self._rest_by
 
-    def _confirm(self, entry: Entry) -> tuple[str, list[frozenset[str]]] | None:
-        if entry.path not in self._hinted:
+    def _confirm(self, path: str) -> tuple[str, list[frozenset[str]]] | None:
+        if path not in self._hinted:
             ledger = Ledger(root=self._near.root)
-            claim = records._load_claim(ledger, Path(entry.path))
+            claim = records._load_claim(ledger, Path(path))
             self._near.parsed += 1
             ok = (claim is not None and claim.figure is not None and claim.said
                   and printed_pair(claim.figure) is not None and claim.id not in {c.id for c in self.claims})
-            self._hinted[entry.path] = (claim.id, [match.words(s) for s in (claim.said, *claim.also_said)]) \
+            self._hinted[path] = (claim.id, [match.words(s) for s in (claim.said, *claim.also_said)]) \
                 if ok and claim is not None else None
-        return self._hinted[entry.path]
+        return self._hinted[path]

@@ -107,6 +107,31 @@ class ScanMemo:
             self._kept[rel] = (identity, got)  # "not plain" (None) is remembered too: it is the bytes' doing
         return got
 
+    def read_all(self, files: list[tuple[str, bool]], prefix: int) -> list[near.Read]:
+        """``read`` of each of ``files`` (the walk's, ``prefix`` the length of the claims folder's
+        path and its separator), in their order. The same answers; the loop over 10,000 records
+        known by identity, which was twice what their ``lstat``s cost, is kept to what those need
+        (a record not known as it is now goes through ``read``)."""
+        known, kept, out = self._known, self._kept, []
+        lstat, regular_file = os.lstat, stat.S_ISREG
+        for name, regular in files:
+            rel = name[prefix:]
+            remembered = known.get(rel)
+            if type(remembered) is tuple and len(remembered) == 2:
+                try:
+                    info = lstat(name)
+                except OSError:
+                    info = None
+                if info is not None and regular_file(info.st_mode) and remembered[0] == (
+                        info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns):
+                    got = remembered[1]
+                    if got is None or type(got) is tuple and len(got) == 2 and type(got[0]) is tuple:  # _valid
+                        kept[rel] = remembered
+                        out.append(got)
+                        continue
+            out.append(self.read(name, rel, regular))
+        return out
+
     @property
     def words_made(self) -> int:
         """Sentences of this scan whose words were worked out, not remembered."""
