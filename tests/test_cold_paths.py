@@ -103,3 +103,61 @@ def test_a_step_is_evaluated_once_for_the_very_values_it_reads_and_gives_what_it
         assert alone[claim_id][0] == result, claim_id
         assert alone[claim_id][1] == value, claim_id
     assert done["gen0/c5"][0].status == "error" and "division by zero" in done["gen0/c5"][0].reason
+
+
+def test_what_a_value_depends_on_is_worked_out_once_for_the_very_trees_and_values(tmp_path, monkeypatch):
+    """``dependence.held``: the claims computing one model's figure from its config the same way ask
+    ``depends_on`` once per run; each claim's result (its basis among it) is the one it gets alone."""
+    import shutil
+
+    from workings import dependence
+
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copytree(repo / "claims", tmp_path / "claims")
+    shutil.copytree(repo / "ledger", tmp_path / "ledger")
+    monkeypatch.setattr(bench, "CONFIGS", 5)  # 20 chains of 10 claims on 5 configs: each figure computed 4 times
+    bench.make_ledger(tmp_path, 200, "b", group_prefix="gen")
+    (tmp_path / "claims" / "gen0" / "c107.yaml").write_text(  # a step the result does not use: one input fewer
+        (tmp_path / "claims" / "gen0" / "c107.yaml").read_text().replace("total: prev + per_token", "total: prev + 0 * per_token"))
+    led = loader.load_ledger(tmp_path)
+    calls = []
+    real = dependence.depends_on
+    monkeypatch.setattr(dependence, "depends_on", lambda *args: calls.append(args) or real(*args))
+    done = engine.evaluate_claims(led)
+    shared = len(calls)
+    calls.clear()
+    alone: dict = {}
+    for claim_id in done:
+        alone[claim_id] = engine._evaluate_contained(led, led.claims[claim_id], alone, {}, {})
+    assert len(calls) > len(led.claims) - 10 and shared < len(calls) - 140
+    for claim_id, (result, _) in done.items():
+        assert alone[claim_id][0] == result, claim_id
+    assert done["gen0/c107"][0].basis == "recomputed"
+    assert sorted(done["gen0/c107"][0].dependence.unused) == ["heads", "hidden", "kv", "layers", "value_bytes"]
+
+
+def test_held_shares_only_the_very_trees_values_inputs_and_output():
+    from fractions import Fraction
+
+    from workings import dependence, expr, units
+
+    steps = [("per", expr.parse("a * b")), ("total", expr.parse("per + 0 * c"))]
+    a, b, c = (units.quantity(Fraction(n), "B") for n in (3, 5, 7))
+    known: dict = {}
+    asked = []
+
+    def held(steps, env, inputs, output):
+        before = len(known)
+        got = dependence.held(known, steps, env, inputs, output)
+        asked.append(len(known) > before)
+        assert got == dependence.depends_on(steps, env, inputs, [output])
+        return got
+
+    assert held(steps, {"a": a, "b": b, "c": c}, ["a", "b", "c"], "total") == {"a", "b"}
+    held(steps, {"a": a, "b": b, "c": c}, ["a", "b", "c"], "total")  # the very same: known
+    held(steps, {"a": units.quantity(Fraction(3), "B"), "b": b, "c": c}, ["a", "b", "c"], "total")  # equal, not the same
+    held(steps, {"a": a, "b": b, "c": c}, ["a", "b", "c"], "per")  # another output
+    held(steps, {"a": a, "b": b, "c": c}, ["a", "b"], "total")  # other inputs asked of
+    held([("per", expr.parse("a * b")), steps[1]], {"a": a, "b": b, "c": c}, ["a", "b", "c"], "total")  # another tree
+    held(steps, {"b": b, "a": a, "c": c}, ["a", "b", "c"], "total")  # the same values under other names' order
+    assert asked == [True, False, True, True, True, True, True]

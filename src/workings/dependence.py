@@ -100,6 +100,26 @@ def depends_on(steps, env: dict, inputs, outputs) -> frozenset[str]:
     return frozenset(found)
 
 
+def held(known: dict, steps, env: dict, inputs: list, output: str) -> frozenset[str]:
+    """``depends_on(steps, env, inputs, [output])``, worked out once per run for the very trees and
+    values: it is a function of them alone (values are immutable; records share their step lines, one
+    tree per text, and the values they read from one source or compute from the same ones: see
+    ``engine._Evaluation.step``), so the claims that compute one model's figure from its config the
+    same way ask it once. ``known`` is the run's memory, keyed by the trees' and values' ids; each
+    entry holds those objects, so no id in its key can be another object's while it is there."""
+    trees = tuple(tree for _, tree in steps)
+    objects = trees + tuple(env.values())
+    key = ("depends_on", output, tuple(name for name, _ in steps), tuple(env), tuple(inputs), *map(id, objects))
+    got = known.get(key)
+    if got is not None:  # its entry holds the objects of the ids in its key: no other object has them
+        return got[2]
+    found = depends_on(steps, env, inputs, [output])
+    if len(known) >= 65536:
+        known.clear()
+    known[key] = (None, objects, found)
+    return found
+
+
 # A first pass modulo a prime, where every step is plain arithmetic (no calls, no //, constant
 # exponents): evaluating modulo p is a ring homomorphism, so a result that differs modulo p differs
 # exactly, and an input found that way is a dependence for certain, at a tenth of the cost of
@@ -526,19 +546,23 @@ def _value(text: str) -> Fraction | None:
         return None
 
 
-def analyse(claim, env: dict, values: dict, *, upstream: dict, cites=(), measurements=(), steps=()) -> Dependence:
+def analyse(claim, env: dict, values: dict, *, upstream: dict, cites=(), measurements=(), steps=(),
+            known: dict | None = None) -> Dependence:
     """The dependence of ``claim``'s value (its last step, or the sides of its check) on its inputs.
 
     ``env`` holds the inputs' values (before the steps), ``values`` the inputs' and steps' values as
     evaluated, ``upstream`` each claim input's basis, ``measurements`` the ledger's measurements of
-    this claim and ``steps`` its StepResults."""
+    this claim and ``steps`` its StepResults. ``known``: a run's memory of ``depends_on`` (``held``)."""
     pairs = [(step.name, step.tree) for step in claim.compute]
     if claim.check_tree is not None:
         outputs = [expr.parse(text) for text in check_sides(claim.check_tree)]
     else:
         outputs = [pairs[-1][0]] if pairs else []
     inputs = {item.name: item.kind for item in claim.inputs}
-    dependent = depends_on(pairs, env, list(inputs), outputs)
+    if known is not None and pairs and claim.check_tree is None:  # its output: the last step
+        dependent = held(known, pairs, env, list(inputs), pairs[-1][0])
+    else:
+        dependent = depends_on(pairs, env, list(inputs), outputs)
     last = values.get(pairs[-1][0]) if pairs else None
     return classify(label=claim.label, kinds=inputs, dependent=dependent,
                     restated=lambda name: claim.check is None and restates(pairs, env, name, outputs[0], last),

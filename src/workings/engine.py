@@ -38,8 +38,10 @@ _T = TypeVar("_T")
 _Done = dict[str, tuple[ClaimResult, units.Value]]
 # literal and source inputs already read: (name, text, assumption) -> (value, InputResult)
 _Read = dict[tuple[str, str, "str | None"], tuple[Any, InputResult]]
-# steps already evaluated: (id of the tree, ids of the values it reads) -> (tree, those values, its value)
-_Stepped = dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]]
+# steps already evaluated: (id of the tree, ids of the values it reads) -> (tree, those values, its value);
+# and what a claim's value depends on (``dependence.held``): a key starting "depends_on" -> (None, the trees
+# and values, the inputs it depends on)
+_Stepped = dict[tuple[Any, ...], tuple[Any, tuple[Any, ...], Any]]
 
 
 def evaluate_ledger(ledger: Ledger, *, jobs: int | None = 1) -> Report:
@@ -314,7 +316,7 @@ class _Evaluation:
             claim, inputs_env, dict(env), cites=self.cites, steps=self.steps,
             upstream={i.claim: self.done[i.claim][0].basis for i in claim.inputs
                       if i.kind == "claim" and i.claim is not None},
-            measurements=[m for m in self.ledger.measurements if m.claim == claim.id])
+            measurements=[m for m in self.ledger.measurements if m.claim == claim.id], known=self.stepped)
         result, value = self.compare(value, env)
         # claims built on an unchecked figure are unchecked too, except one resting on stated
         # assumptions: its value is an assumption theirs can rest on, and it counts as one there
