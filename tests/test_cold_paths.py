@@ -119,19 +119,39 @@ def test_what_a_value_depends_on_is_worked_out_once_for_the_very_trees_and_value
     bench.make_ledger(tmp_path, 200, "b", group_prefix="gen")
     (tmp_path / "claims" / "gen0" / "c107.yaml").write_text(  # a step the result does not use: one input fewer
         (tmp_path / "claims" / "gen0" / "c107.yaml").read_text().replace("total: prev + per_token", "total: prev + 0 * per_token"))
+    for name in ("c9", "c59"):  # the same value of the same config: a figure in a unit it cannot be in, twice
+        record = tmp_path / "claims" / "gen0" / f"{name}.yaml"
+        record.write_text(record.read_text().replace(" B/token", " B"))
+    for name in ("c18", "c68"):  # and one that drifts, twice
+        record = tmp_path / "claims" / "gen0" / f"{name}.yaml"
+        record.write_text(record.read_text().replace("1,769,472", "1,769,473"))
+    for name, rule in (("c77", "round: floor"), ("c86", "within: 5%"), ("c95", "bound: at-least")):
+        record = tmp_path / "claims" / "gen0" / f"{name}.yaml"  # as c27, c36 and c45 print, with a rule of their own
+        record.write_text(record.read_text() + rule + "\n")
     led = loader.load_ledger(tmp_path)
-    calls = []
-    real = dependence.depends_on
+    calls, compared = [], []
+    real, real_compare = dependence.depends_on, engine.compare_figure
     monkeypatch.setattr(dependence, "depends_on", lambda *args: calls.append(args) or real(*args))
+    monkeypatch.setattr(engine, "compare_figure", lambda *args, **kw: compared.append(args) or real_compare(*args, **kw))
     done = engine.evaluate_claims(led)
-    shared = len(calls)
+    shared, shared_compared = len(calls), len(compared)
     calls.clear()
+    compared.clear()
     alone: dict = {}
     for claim_id in done:
         alone[claim_id] = engine._evaluate_contained(led, led.claims[claim_id], alone, {}, {})
     assert len(calls) > len(led.claims) - 10 and shared < len(calls) - 140
+    assert len(compared) > len(led.claims) - 10 and shared_compared < len(compared) - 140  # _Evaluation.compared
     for claim_id, (result, _) in done.items():
         assert alone[claim_id][0] == result, claim_id
+    for plain, ruled in (("c27", "c77"), ("c36", "c86"), ("c45", "c95")):
+        assert done[f"gen0/{plain}"][0].comparison.rule != done[f"gen0/{ruled}"][0].comparison.rule
+    for name in ("c9", "c59"):  # what fails is not kept: each record reports its own error
+        result = done[f"gen0/{name}"][0]
+        assert result.status == "error" and result.messages[0].file.endswith(f"{name}.yaml"), result.messages
+    for name in ("c18", "c68"):
+        result = done[f"gen0/{name}"][0]
+        assert result.status == "drift" and result.messages[0].file.endswith(f"{name}.yaml"), result.messages
     assert done["gen0/c107"][0].basis == "recomputed"
     assert sorted(done["gen0/c107"][0].dependence.unused) == ["heads", "hidden", "kv", "layers", "value_bytes"]
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import dependence, expr, readahead, units
-from .compare import compare_figure
+from .compare import Outcome, compare_figure
 from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number, read_figure
@@ -39,8 +39,9 @@ _Done = dict[str, tuple[ClaimResult, units.Value]]
 # literal and source inputs already read: (name, text, assumption) -> (value, InputResult)
 _Read = dict[tuple[str, str, "str | None"], tuple[Any, InputResult]]
 # steps already evaluated: (id of the tree, ids of the values it reads) -> (tree, those values, its value);
-# and what a claim's value depends on (``dependence.held``): a key starting "depends_on" -> (None, the trees
-# and values, the inputs it depends on)
+# what a claim's value depends on (``dependence.held``): a key starting "depends_on" -> (None, the trees and
+# values, the inputs it depends on); and a figure compared with a value (``_Evaluation.compared``): a key
+# starting "compare_figure" -> (None, (the value,), the Outcome)
 _Stepped = dict[tuple[Any, ...], tuple[Any, tuple[Any, ...], Any]]
 
 
@@ -452,8 +453,7 @@ class _Evaluation:
             return self.check(env, value)
         assert claim.figure is not None  # a record has exactly one of figure and check (models.Claim)
         try:
-            outcome = compare_figure(claim.figure, value, rounding=claim.round, within=claim.within,
-                                     bound=claim.bound, reading=claim.reading)
+            outcome = self.compared(claim.figure, value)
         except LedgerError as exc:
             self.problem("error", f"{exc}", "figure")
             return self.finish("error", value), value
@@ -468,6 +468,23 @@ class _Evaluation:
         if self.status == "drift":
             status = "drift"
         return self.finish(status, value), value
+
+    def compared(self, figure: str, value: units.Value) -> Outcome:
+        """``compare_figure`` of the claim's figure and rules, once per run for the very value: claims
+        that print one figure of a value computed once (``step``) share the outcome, which is frozen
+        and a function of the figure's text, the rules and the value alone. What fails is not kept."""
+        claim = self.claim
+        key = ("compare_figure", figure, claim.round, claim.within, claim.bound, claim.reading, id(value))
+        known = self.stepped.get(key)
+        if known is not None:  # its entry holds the value: no other object has its id
+            shared: Outcome = known[2]
+            return shared
+        outcome = compare_figure(figure, value, rounding=claim.round, within=claim.within, bound=claim.bound,
+                                 reading=claim.reading)
+        if len(self.stepped) >= 65536:
+            self.stepped.clear()
+        self.stepped[key] = (None, (value,), outcome)
+        return outcome
 
     def erratum(self, erratum: Erratum, value: units.Value) -> str:
         acknowledged = erratum.recomputed
