@@ -124,10 +124,9 @@ class ScanMemo:
                     info = None
                 if info is not None and regular_file(info.st_mode) and remembered[0] == (
                         info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns):
-                    got = remembered[1]
-                    if got is None or type(got) is tuple and len(got) == 2 and type(got[0]) is tuple:  # _valid
+                    if _valid(remembered[1]):
                         kept[rel] = remembered
-                        out.append(got)
+                        out.append(remembered[1])
                         continue
             out.append(self.read(name, rel, regular))
         return out
