@@ -439,3 +439,50 @@ def test_a_program_that_ignores_sigchld_still_gets_every_record(small):
     finally:
         signal.signal(signal.SIGCHLD, before)
     assert from_child > 0 and all(_same(results[i], _value(i)) for i in range(300))
+
+
+SENTENCES = {  # records the sentence check has something to say of, or nothing to ask
+    "prints-other": 'said: "It holds 999,999 bytes per token."\nfigure: 196,608 B/token\nlabel: vendor\n',
+    "rounded-said": 'said: "It holds about 197 kB per token."\nfigure: 196,608 B/token\nlabel: vendor\n',
+    "rounded-also": ('said: "It holds 196,608 bytes per token."\nalso_said:\n- "About 197 kB per token."\n'
+                     '- "It holds 5 GB."\nfigure: 196,608 B/token\nlabel: vendor\n'),
+    "unread-figure": 'said: "It holds 5 GB."\nfigure: lots of GB\nlabel: vendor\n',
+    "unknown-unit": 'said: "It holds 5 florps."\nfigure: 5 florp\nlabel: vendor\n',  # answered, never asked
+}
+
+
+def test_the_sentence_check_is_answered_where_a_record_is_read(tmp_path, small, split, monkeypatch):
+    """Whether ``said`` prints the figure (``said.missing``) is worked out by the process that read the
+    record and looked up by the one checking it: each sentence once, the child's answers through the
+    pipe, and every problem and claim the one the check alone gives."""
+    from workings import said
+
+    root = tmp_path
+    bench.make_ledger(root, 600, "b", group_prefix="gen-")
+    for group in ("aaa-first", "gen-0", "zzz-last"):
+        (root / "claims" / group).mkdir(exist_ok=True)
+        for name, text in SENTENCES.items():
+            (root / "claims" / group / f"{name}.yaml").write_text(text)
+    asked: list[str] = []
+    real = said.missing
+    monkeypatch.setattr(said, "missing", lambda sentence, figure, **kw: (asked.append(sentence),
+                                                                         real(sentence, figure, **kw))[1])
+    by_itself = monkeypatch.context()
+    with by_itself as m:  # the check working out every answer itself, as before
+        m.setattr(said, "answers", lambda data: {})
+        alone = _loaded(root, 1)
+    checks_ask = len(asked)
+    asked.clear()
+    one = _loaded(root, 1)
+    assert one == alone
+    # each once, at reading; the records whose unit is refused were answered but never asked
+    assert len(asked) == checks_ask + 3
+    problems = {(p.file.rsplit("/", 1)[-1], p.key) for p in one[2]}
+    assert {("prints-other.yaml", "said"), ("rounded-said.yaml", "said"), ("rounded-also.yaml", "also_said.1"),
+            ("unread-figure.yaml", "figure"), ("unknown-unit.yaml", "figure")} == problems
+    asked.clear()
+    real_check = loader._checked_claim
+    monkeypatch.setattr(loader, "_checked_claim", lambda *a: (time.sleep(0.0005), real_check(*a))[1])
+    two = _loaded(root, 2)
+    assert two == one and split[-1] > 0
+    assert len(asked) < checks_ask  # the child's answers came with its records: not worked out here

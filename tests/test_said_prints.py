@@ -276,3 +276,22 @@ def test_on_a_copy_of_this_repository_every_sentence_is_checked_and_prints_its_f
     assert moved and all(after.get(i) == "error" for i in moved)   # that claim and those built on it
     assert len(moved) < len(statuses) / 2                           # the rest verified as before
 
+
+
+def test_the_answers_worked_out_where_a_record_is_read_are_the_checks_own():
+    """``said.answers``: what ``models._prints`` would ask, for the sentences it would ask of, and no
+    more (nothing longer than a record may give: the check refuses it and asks nothing)."""
+    from workings import said
+    from workings.figures import read_figure
+    from workings.models import MAX_FIGURE, MAX_SENTENCE
+
+    data = {"said": "It holds about 197 kB per token.", "figure": "196,608 B/token",
+            "also_said": ["About 197 kB per token.", 5, "x" * (MAX_SENTENCE + 1)]}
+    figure = read_figure("196,608 B/token")
+    assert said.answers(data) == {
+        ("It holds about 197 kB per token.", "196,608 B/token", False): said.missing(data["said"], figure),
+        ("About 197 kB per token.", "196,608 B/token", True): None}
+    assert said.answers(data)[(data["said"], "196,608 B/token", False)] is not None  # said may not round
+    for odd in ({**data, "said": "y" * (MAX_SENTENCE + 1), "also_said": []}, {**data, "figure": "lots of GB"},
+                {**data, "figure": "5" * (MAX_FIGURE + 1) + " B"}, {**data, "figure": 5}, ["not", "a", "mapping"]):
+        assert said.answers(odd) == {}

@@ -326,8 +326,9 @@ def _checked_claim(ledger: Ledger, path: Path, file: str, read: tuple[Document |
                    ) -> tuple[Claim | None, tuple[str, str, list[Problem]] | None]:
     """The claim of a record as ``_read`` gave it, or None and (its id, file, problems) for the
     ledger's list of bad records: nothing is added to the ledger here."""
-    if file.startswith(f"{CLAIMS_DIR}/") and path.suffix and file.endswith(path.suffix):
-        rel = file[len(CLAIMS_DIR) + 1:-len(path.suffix)]  # claims/kv/x.yaml -> kv/x
+    suffix = path.suffix  # (a Python property: asked once)
+    if file.startswith(f"{CLAIMS_DIR}/") and suffix and file.endswith(suffix):
+        rel = file[len(CLAIMS_DIR) + 1:-len(suffix)]  # claims/kv/x.yaml -> kv/x
     else:  # pragma: no cover - every claim path is under claims/ with a record suffix
         rel = path.relative_to(ledger.root / CLAIMS_DIR).with_suffix("").as_posix()
     doc, problems = read
@@ -365,6 +366,8 @@ def checked_claims(ledger: Ledger, paths: list[Path], jobs: int | None, *,
     its bytes, where given and the bytes could be read (the cache's digest). A large ledger's records
     are read and parsed by a second process too (``readahead``); each is checked here, whichever
     read it. ``meanwhile``: called here once, before the first check (``readahead.outcomes``)."""
+    from . import said  # the sentence check, whose answers are worked out where a record is read
+
     files = [_rel(ledger, path) for path in paths]
     Read = tuple[Document | None, list[Problem], bytes | None]
 
@@ -374,7 +377,10 @@ def checked_claims(ledger: Ledger, paths: list[Path], jobs: int | None, *,
             raw = read_plain_file(path, MAX_RECORD_BYTES, walked=str(path) in ledger.plain)
         except LedgerError as exc:  # as ``_read`` reports it
             return None, [Problem(file=file, line=0, key="", message=str(exc))], None
-        return (*_read(ledger, path, raw, file), keyed(file, raw) if keyed is not None else None)
+        doc, problems = _read(ledger, path, raw, file)
+        if doc is not None:  # the sentence check's answers, worked out by whichever process read it
+            doc.known = said.answers(doc.data)
+        return doc, problems, keyed(file, raw) if keyed is not None else None
 
     def check(index: int, got: Read) -> Checked:
         return (*_checked_claim(ledger, paths[index], files[index], got[:2]), got[2])
@@ -387,14 +393,16 @@ def _plain_read(got: tuple[Document | None, list[Problem], bytes | None]) -> tup
     """A record's outcome as plain data, for the pipe from the child that read it (``readahead``)."""
     doc, problems, digest = got
     if doc is not None:
-        return ("doc", digest, doc.data, doc.text, doc._lines)
+        return ("doc", digest, doc.data, doc.text, doc._lines, doc.known)
     return ("problems", digest, [(p.file, p.line, p.key, p.message) for p in problems])
 
 
 def _read_of(file: str, plain: tuple) -> tuple[Document | None, list[Problem], bytes | None]:
     """The outcome ``_plain_read`` made plain, as this process would have read it."""
     if plain[0] == "doc":
-        return Document(file, plain[2], plain[3], plain[4]), [], plain[1]
+        doc = Document(file, plain[2], plain[3], plain[4])
+        doc.known = plain[5]
+        return doc, [], plain[1]
     return None, [Problem(file=f, line=n, key=k, message=m) for f, n, k, m in plain[2]], plain[1]
 
 

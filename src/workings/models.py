@@ -97,6 +97,10 @@ class Erratum:
     recomputed: str  # the recomputed value that was acknowledged, printed like a figure
 
 
+MAX_SENTENCE = 2000  # the longest said or also_said sentence a record may give
+MAX_FIGURE = 200  # the longest figure as printed
+
+
 @frozen(kw_only=True)
 class Claim:
     id: str
@@ -140,14 +144,14 @@ class Claim:
             claim_id = c.text(("id",), data["id"]) or default_id
             if not CLAIM_ID.fullmatch(claim_id):
                 c.problem(("id",), "expected a lower-case id of letters, digits, '-', '_', '.' and '/'")
-        said = c.text(("said",), data.get("said"), max_len=2000)
+        said = c.text(("said",), data.get("said"), max_len=MAX_SENTENCE)
         also_said = _also_said(c, data.get("also_said"))
         label = c.choice(("label",), data.get("label"), LABELS)
         figure = check = check_tree = None
         if ("figure" in data) == ("check" in data):
             c.problem((), "expected exactly one of 'figure' (a number as printed) and 'check' (a relation)")
         if "figure" in data:
-            figure = c.text(("figure",), data["figure"], max_len=200)
+            figure = c.text(("figure",), data["figure"], max_len=MAX_FIGURE)
             if figure is not None:
                 try:
                     printed = units.read_quantity(figure, printed=True)
@@ -155,7 +159,7 @@ class Claim:
                     c.problem(("figure",), str(exc))
                     figure = None
                 else:
-                    _prints(c, said, also_said, printed)
+                    _prints(c, said, also_said, printed, figure)
         if "check" in data:
             check = c.text(("check",), data["check"], max_len=expr.MAX_SOURCE)
             if check is not None:
@@ -456,18 +460,27 @@ def _cites(c: Checker, raw: object) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _prints(c: Checker, said: str | None, also_said: tuple[str, ...], figure: Figure) -> None:
+def _prints(c: Checker, said: str | None, also_said: tuple[str, ...], figure: Figure, text: str) -> None:
     """``said`` must print the figure's number, and so must each ``also_said`` sentence (there at the
-    sentence's precision too, as check-draft reads a draft): see ``workings.said``."""
+    sentence's precision too, as check-draft reads a draft): see ``workings.said``. ``text``: the
+    figure as the record writes it; an answer worked out where the record was read (``c.doc.known``,
+    ``said.answers``) is looked up by it rather than worked out again."""
     from .said import missing
 
+    known = c.doc.known
+
+    def ask(sentence: str, rounded: bool) -> str | None:
+        if known is not None and (sentence, text, rounded) in known:
+            return known[(sentence, text, rounded)]
+        return missing(sentence, figure, rounded=rounded)
+
     shown = f"{figure.number} {figure.unit}".strip()
-    if said is not None and (what := missing(said, figure)) is not None:
+    if said is not None and (what := ask(said, False)) is not None:
         c.problem(("said",), f"the sentence {what}, not the figure ({shown}): said is the sentence that printed "
                   "this very figure, and figure its number as printed; correct whichever is wrong")
     raw = c.doc.data.get("also_said") if isinstance(c.doc.data, dict) else None
     for index, sentence in enumerate(raw if isinstance(raw, list) else ()):
-        if isinstance(sentence, str) and sentence in also_said and (what := missing(sentence, figure, rounded=True)):
+        if isinstance(sentence, str) and sentence in also_said and (what := ask(sentence, True)):
             c.problem(("also_said", index), f"the sentence {what}, not the figure ({shown}), even rounded as "
                       "printed: each also_said sentence repeats this very figure")
 
@@ -479,4 +492,5 @@ def _also_said(c: Checker, raw: object) -> tuple[str, ...]:
     if not isinstance(raw, list):
         c.problem(("also_said",), "expected a list of sentences as printed")
         return ()
-    return tuple(t for index, item in enumerate(raw) if (t := c.text(("also_said", index), item, max_len=2000)))
+    return tuple(t for index, item in enumerate(raw)
+                 if (t := c.text(("also_said", index), item, max_len=MAX_SENTENCE)))

@@ -96,6 +96,9 @@ class Document:
         self.file, self.data, self.text = file, data, text
         self._lines = lines
         self._top: dict[str, int] | None = None
+        # what the process that read the record worked out of its data for the checks (plain data,
+        # a function of ``data`` alone), by question: see ``said.answers``; None: nothing
+        self.known: dict[tuple[str, str, bool], str | None] | None = None
 
     @property
     def lines(self) -> dict:
