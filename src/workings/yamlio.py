@@ -231,8 +231,10 @@ def _build(loader, node, count: list, seen: set):
 # The plain form (``_plain_form``): what may stand in a record so read; anything else is PyYAML's.
 # Characters: line feed and YAML's printable ones, less its other line breaks (U+0085, U+2028,
 # U+2029) and the byte-order mark; no tab, no carriage return. Written as what is left out (the
-# class of what is let in, with its ranges above U+FFFF, took 10 ms to compile, in every command).
-_FORM_OUTSIDE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+# class of what is let in, with its ranges above U+FFFF, took 10 ms to compile, in every command),
+# and compiled when a record is first found in the form (still about 5 M instructions: a verify
+# whose results all come from the cache reads only the sources, most not in the form, and does without).
+_FORM_OUTSIDE_TEXT = r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
 _FORM_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FORM_KEYS: dict[str, bool] = {}  # each key's answer, once: records repeat their keys
 # A plain scalar starting with one of these is an indicator (or may be): left to PyYAML.
@@ -270,8 +272,6 @@ def _plain_form(text: str) -> dict | None:
     PyYAML). No comments, blank lines, block scalars, flow collections, tabs or other line breaks:
     any of those, or anything else, gives None. ``tests/test_yaml_plain_form.py`` holds it to PyYAML
     on every record of this repository, on generated ledgers and on generated text."""
-    if _FORM_OUTSIDE.search(text):
-        return None
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -330,7 +330,13 @@ def _plain_form(text: str) -> dict | None:
         block[key] = value
     if open_key is not None and block is None or not out or nodes > MAX_NODES:
         return None
-    return out
+    # last: a record not in the form (most sources) never needs the pattern compiled
+    return None if _form_outside().search(text) else out
+
+
+@functools.cache
+def _form_outside() -> re.Pattern[str]:
+    return re.compile(_FORM_OUTSIDE_TEXT)
 
 
 def _form_key(key: str) -> bool:
