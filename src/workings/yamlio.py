@@ -238,7 +238,7 @@ _FORM_OUTSIDE_TEXT = r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufe
 _FORM_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FORM_KEYS: dict[str, bool] = {}  # each key's answer, once: records repeat their keys
 # A plain scalar starting with one of these is an indicator (or may be): left to PyYAML.
-_FORM_PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@` ")
+PLAIN_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 # The first characters PyYAML's resolver has a rule for (a number, a boolean, null, a date...): a
 # plain scalar starting with another is text; with one of these, the resolver is asked. None: a rule
 # for any first character is registered, and every plain scalar is asked.
@@ -349,22 +349,36 @@ def _form_key(key: str) -> bool:
     return known
 
 
-def _form_value(text: str) -> str | int | None:
-    """A scalar on one line, as PyYAML reads it, if it is one the plain form holds; else None."""
+def one_line_scalar(text: str) -> tuple[str, bool] | None:
+    """A scalar written whole on one line (``text``: what follows ``key:`` or ``- ``), as YAML reads
+    its text: (the text, whether it was written plain, so that PyYAML's resolver may read it as a
+    number, a boolean, null or a date); None for anything else: empty, a block scalar, a flow
+    collection, an anchor, alias or tag, a comment after it, an escape or quote inside quotes. Shared
+    by the plain form here and check-draft's scan (``draft.near``)."""
     value = text.strip(" ")
     if not value:
         return None
     first = value[0]
     if first == '"':
         inner = value[1:-1]
-        return inner if len(value) > 1 and value[-1] == '"' and '"' not in inner and "\\" not in inner else None
+        return (inner, False) if len(value) > 1 and value[-1] == '"' and '"' not in inner and "\\" not in inner \
+            else None
     if first == "'":
         inner = value[1:-1]
-        return inner.replace("''", "'") if len(value) > 1 and value[-1] == "'" and "'" not in inner.replace("''", "") \
-            else None
-    if first in _FORM_PLAIN_START or ": " in value or " #" in value or value[-1] == ":":
+        return (inner.replace("''", "'"), False) if len(value) > 1 and value[-1] == "'" \
+            and "'" not in inner.replace("''", "") else None
+    if first in PLAIN_INDICATORS or ": " in value or " #" in value or value[-1] == ":":
         return None
-    if _RESOLVED_FIRST is None or first in _RESOLVED_FIRST:
+    return value, True
+
+
+def _form_value(text: str) -> str | int | None:
+    """A scalar on one line, as PyYAML reads it, if it is one the plain form holds; else None."""
+    got = one_line_scalar(text)
+    if got is None:
+        return None
+    value, plain = got
+    if plain and (_RESOLVED_FIRST is None or value[0] in _RESOLVED_FIRST):
         tag = _resolve(yaml.ScalarNode, value, _PLAIN_IMPLICIT)
         if tag != _STR:  # a whole number written plainly (48) is PyYAML's int; anything else is left to it
             return int(value) if tag == _INT and _FORM_DECIMAL.fullmatch(value) else None

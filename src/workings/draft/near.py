@@ -37,6 +37,7 @@ from ..loader import CLAIMS_DIR, MEASUREMENTS_DIR, SOURCES_DIR, Ledger
 from ..neighbourhood import read_record, record_files
 from ..models import Claim
 from ..report import ClaimResult
+from ..yamlio import one_line_scalar
 from . import identity, match
 from .backing import ALIGN, sentence_shapes
 from .claims import Claims, printed_pair
@@ -46,7 +47,6 @@ from .identity import Marker
 _TOP_LINE = re.compile(r"\n(?=[^ #\n])")
 _READ = ("said", "also_said", "figure")
 _ITEM_LINE = re.compile(r"( +)- (.*)")
-_PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
 # In UTF-8, line breaks to YAML 1.1 (U+0085, U+2028, U+2029) and a byte-order mark (U+FEFF)
 _OTHER_BREAKS = tuple(c.encode() for c in ("\x85", "\u2028", "\u2029", "\ufeff"))
 # Each top-level line (one that starts with none of space, "#", newline): its key when the line is
@@ -199,21 +199,11 @@ def _one_line(value: str | None, following: list[str]) -> str | None:
 
 def _scalar(value: str) -> str | None:
     """A one-line YAML scalar as the loader gives it: plain, or quoted without escapes; None for
-    anything else (block scalars, anchors, tags, flow collections, comments after the value)."""
-    value = value.strip(" ")
-    if not value:
-        return None
-    if value[0] == '"':
-        inner = value[1:-1]
-        return inner if len(value) >= 2 and value[-1] == '"' and '"' not in inner else None
-    if value[0] == "'":
-        inner = value[1:-1]
-        if len(value) < 2 or value[-1] != "'" or "'" in inner.replace("''", ""):
-            return None
-        return inner.replace("''", "'")
-    if value[0] in _PLAIN_START or " #" in value or ": " in value or value.endswith(":"):
-        return None
-    return value
+    anything else (block scalars, anchors, tags, flow collections, comments after the value). A plain
+    one is taken as text: a record whose sentence or figure YAML reads otherwise is refused when
+    parsed, whatever the scan chose."""
+    got = one_line_scalar(value)
+    return None if got is None else got[0]
 
 
 def _group(claim_id: str) -> str:
