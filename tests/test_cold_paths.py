@@ -31,6 +31,23 @@ def test_the_walk_sorts_records_as_paths_sort(tmp_path):
         (tmp_path / "claims" / name).write_text("said: x\n")
     found = loader._yaml_files(loader.Ledger(root=tmp_path), "claims")
     assert found == sorted(found) and len(found) == len(names)  # PurePath's own order
+    walked = loader.Ledger(root=tmp_path)
+    assert loader._walk(walked, "claims") == [str(p) for p in found]  # the texts the Paths were made of
+    assert walked.plain == {str(p) for p in found}
+
+
+def test_the_walk_takes_the_names_pathlib_gives_a_record_suffix(tmp_path):
+    names = ["x.yaml", "x.yml", ".yaml", ".yml", "x.yaml.", "x.YAML", "x.yaml.bak", "x.tar.yaml", "x..yaml", "x.",
+             "yaml", "x_yaml", ".x.yaml", "x.yaml~", "d.yaml/inner.yml"]
+    for name in names:
+        (tmp_path / "claims" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "claims" / name).write_text("said: x\n")
+    files = [p for p in (tmp_path / "claims").rglob("*") if p.is_file()]
+    expected = sorted(p for p in files if p.suffix in loader.RECORD_SUFFIXES)
+    assert loader._walk(loader.Ledger(root=tmp_path), "claims") == [str(p) for p in expected]
+    assert len(expected) == 6  # x.yaml, x.yml, x.tar.yaml, x..yaml, .x.yaml, d.yaml/inner.yml
+    for name in names:
+        assert (loader._suffix(f"claims/{name}") == Path(name).suffix), name
 
 
 def test_a_record_is_read_whole_at_every_size_around_the_reads(tmp_path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,7 +65,7 @@ def load_ledger(root: str | os.PathLike, *, jobs: int | None = None) -> Ledger:
     # ahead (``readahead``) starts while this process loads the sources (and imports pint for their
     # values: the child needs neither). The problems stay in the order of a walk after the loading.
     before = len(ledger.problems)
-    claim_paths = _yaml_files(ledger, CLAIMS_DIR)
+    claim_paths = _walk(ledger, CLAIMS_DIR)
     walked = ledger.problems[before:]
     del ledger.problems[before:]
 
@@ -93,13 +93,21 @@ RECORD_SUFFIXES = (".yaml", ".yml")
 
 
 def _yaml_files(ledger: Ledger, folder: str) -> list[Path]:
-    """The record files under ``folder`` (relative to the root), in order.
+    """The record files under ``folder`` (relative to the root), in order: ``_walk``'s, as Paths."""
+    return [Path(path) for path in _walk(ledger, folder)]
+
+
+def _walk(ledger: Ledger, folder: str) -> list[str]:
+    """The record files under ``folder`` (relative to the root), in order, each path's text (the
+    root's text joined with the names: what ``str`` of that Path gives).
 
     Nothing is skipped without a word: a symbolic link (to a folder, to a file outside, or to nothing)
     and anything that is neither a plain file nor a folder (a pipe, a device, a socket) is a problem
     naming its path, and the rest of the walk goes on. A link or pipe named like a record is returned
-    as one, so that its record is refused where it stands (``read_plain_file``)."""
-    found: list[Path] = []
+    as one, so that its record is refused where it stands (``read_plain_file``). No Path is built for
+    an entry: at 10,000 records, building them was nine tenths of the walk, which runs before the
+    records are read."""
+    found: list[str] = []
     top = ledger.root / folder
     parts = Path(folder).parts
     for depth in range(1, len(parts) + 1):  # ledger/ itself, then ledger/sources/
@@ -110,24 +118,24 @@ def _yaml_files(ledger: Ledger, folder: str) -> list[Path]:
             return []
     if not top.is_dir():
         return []
-    pending = [top]
+    pending = [str(top)]
     while pending:
-        here = pending.pop()
+        folder_text = pending.pop()
         try:
-            entries = sorted(os.scandir(here), key=lambda e: e.name)
+            entries = sorted(os.scandir(folder_text), key=lambda e: e.name)
         except OSError as exc:
-            _not_read(ledger, here, f"cannot be read: {exc.strerror}")
+            _not_read(ledger, folder_text, f"cannot be read: {exc.strerror}")
             continue
         folders = []
         for entry in entries:
-            path = Path(entry.path)
-            is_record = path.suffix in RECORD_SUFFIXES
+            path = entry.path
+            is_record = _suffix(entry.name) in RECORD_SUFFIXES
             try:
                 if entry.is_symlink():
                     if is_record and not entry.is_dir():
                         found.append(path)  # refused as a record, with its place
                     else:
-                        what = ("a folder" if entry.is_dir() else "a file" if os.path.exists(entry.path)
+                        what = ("a folder" if entry.is_dir() else "a file" if os.path.exists(path)
                                 else "nothing (a dangling link)")
                         _not_read(ledger, path, f"is a symbolic link to {what}; links are not followed in the "
                                   "ledger: put the files themselves here")
@@ -136,7 +144,7 @@ def _yaml_files(ledger: Ledger, folder: str) -> list[Path]:
                 elif entry.is_file(follow_symlinks=False):
                     if is_record:
                         found.append(path)
-                        ledger.plain.add(str(path))
+                        ledger.plain.add(path)
                 elif is_record:
                     found.append(path)  # a pipe or device named like a record: refused as one
                 else:
@@ -145,20 +153,28 @@ def _yaml_files(ledger: Ledger, folder: str) -> list[Path]:
             except OSError as exc:
                 _not_read(ledger, path, f"cannot be read: {exc.strerror}")
         pending.extend(reversed(folders))
-    # Path order is the order of the paths' parts (PurePath.__lt__ compares them on POSIX); comparing
-    # the tuples is C, each Path comparison Python: a sixth of walking 10,000 records
+    # Path order is the order of the paths' parts (PurePath.__lt__ compares them on POSIX; every path
+    # here starts with the same folder, so its text split at each separator orders alike)
     return sorted(found, key=_parts)
 
 
-def _parts(path: Path) -> tuple[str, ...]:
-    return path.parts if os.name == "posix" else tuple(part.lower() for part in path.parts)
+def _suffix(file: str) -> str:
+    """pathlib's ``suffix`` of a path's text: its last name's last dot on, where that dot neither starts
+    nor ends the name."""
+    name = file.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
-def _not_read(ledger: Ledger, path: Path, why: str) -> None:
+def _parts(path: str) -> list[str] | tuple[str, ...]:
+    return path.split(os.sep) if os.name == "posix" else tuple(part.lower() for part in Path(path).parts)
+
+
+def _not_read(ledger: Ledger, path: Path | str, why: str) -> None:
     ledger.problems.append(Problem(file=_rel(ledger, path), line=0, key="", message=why))
 
 
-def _rel(ledger: Ledger, path: Path) -> str:
+def _rel(ledger: Ledger, path: Path | str) -> str:
     # Every path here was made by joining names onto the root: its text starts with the root's, and
     # cutting that is pathlib's relative_to without its parsing (a tenth of loading a claim).
     text, root = str(path), str(ledger.root)
@@ -167,12 +183,12 @@ def _rel(ledger: Ledger, path: Path) -> str:
         rest = text[len(prefix):]
         return rest if os.sep == "/" else rest.replace(os.sep, "/")
     try:
-        return path.relative_to(ledger.root).as_posix()
+        return Path(path).relative_to(ledger.root).as_posix()
     except ValueError:
-        return path.as_posix()
+        return Path(path).as_posix()
 
 
-def _read(ledger: Ledger, path: Path, raw: bytes | None = None,
+def _read(ledger: Ledger, path: Path | str, raw: bytes | None = None,
           file: str | None = None) -> tuple[Document | None, list[Problem]]:
     """The record at ``path`` parsed; ``raw``: its bytes, already read (the cache keys on them);
     ``file``: its path from the root, where the caller has it."""
@@ -191,7 +207,7 @@ MAX_RECORD_BYTES = 1_000_000
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
 
 
-def read_plain_file(path: Path, limit: int, *, walked: bool = False) -> bytes:
+def read_plain_file(path: Path | str, limit: int, *, walked: bool = False) -> bytes:
     """The bytes of a regular file inside the ledger, at most ``limit`` of them.
 
     A record or snapshot that is a symbolic link, a device or a pipe is refused: a pull request could
@@ -203,7 +219,7 @@ def read_plain_file(path: Path, limit: int, *, walked: bool = False) -> bytes:
     if walked:
         return _read_sized(path, limit)
     try:
-        info = path.lstat()
+        info = os.lstat(path)
     except OSError as exc:
         raise LedgerError(f"cannot read: {exc.strerror}") from None
     if stat.S_ISLNK(info.st_mode):
@@ -219,7 +235,7 @@ _LINK = "is a symbolic link; records and snapshots must be plain files in the le
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
-def _read_sized(path: Path, limit: int) -> bytes:
+def _read_sized(path: Path | str, limit: int) -> bytes:
     """Read a regular file whose size the open descriptor states (fstat), not a ``limit``-sized
     buffer: asking for 64 MiB allocates 64 MiB, for every record. O_NOFOLLOW and the second check
     on the descriptor refuse a file swapped for a link or a pipe after the lstat above."""
@@ -314,7 +330,7 @@ def _check_snapshot(ledger: Ledger, source: Source) -> list[Problem]:
     return problems
 
 
-def _load_claim(ledger: Ledger, path: Path, raw: bytes | None = None) -> Claim | None:
+def _load_claim(ledger: Ledger, path: Path | str, raw: bytes | None = None) -> Claim | None:
     file = _rel(ledger, path)
     claim, bad = _checked_claim(ledger, path, file, _read(ledger, path, raw, file))
     if bad is not None:
@@ -322,15 +338,15 @@ def _load_claim(ledger: Ledger, path: Path, raw: bytes | None = None) -> Claim |
     return claim
 
 
-def _checked_claim(ledger: Ledger, path: Path, file: str, read: tuple[Document | None, list[Problem]]
+def _checked_claim(ledger: Ledger, path: Path | str, file: str, read: tuple[Document | None, list[Problem]]
                    ) -> tuple[Claim | None, tuple[str, str, list[Problem]] | None]:
     """The claim of a record as ``_read`` gave it, or None and (its id, file, problems) for the
     ledger's list of bad records: nothing is added to the ledger here."""
-    suffix = path.suffix  # (a Python property: asked once)
+    suffix = _suffix(file)
     if file.startswith(f"{CLAIMS_DIR}/") and suffix and file.endswith(suffix):
         rel = file[len(CLAIMS_DIR) + 1:-len(suffix)]  # claims/kv/x.yaml -> kv/x
     else:  # pragma: no cover - every claim path is under claims/ with a record suffix
-        rel = path.relative_to(ledger.root / CLAIMS_DIR).with_suffix("").as_posix()
+        rel = Path(path).relative_to(ledger.root / CLAIMS_DIR).with_suffix("").as_posix()
     doc, problems = read
     if not CLAIM_ID.fullmatch(rel):
         doc, problems = None, [Problem(file=file, line=0, key="", message=(
@@ -342,7 +358,7 @@ def _checked_claim(ledger: Ledger, path: Path, file: str, read: tuple[Document |
     return claim, (None if claim is not None else (rel, file, problems))
 
 
-def _load_claims(ledger: Ledger, paths: list[Path], jobs: int | None,
+def _load_claims(ledger: Ledger, paths: Sequence[Path | str], jobs: int | None,
                  meanwhile: Callable[[], None] | None = None) -> list[Claim]:
     """The claims of the records at ``paths``, in their order, each bad record added to the ledger in
     that order (after ``meanwhile``: as ``checked_claims``)."""
@@ -358,7 +374,7 @@ def _load_claims(ledger: Ledger, paths: list[Path], jobs: int | None,
 Checked = tuple[Claim | None, tuple[str, str, list[Problem]] | None, bytes | None]
 
 
-def checked_claims(ledger: Ledger, paths: list[Path], jobs: int | None, *,
+def checked_claims(ledger: Ledger, paths: Sequence[Path | str], jobs: int | None, *,
                    keyed: Callable[[str, bytes], bytes] | None = None,
                    meanwhile: Callable[[], None] | None = None) -> list[Checked]:
     """Each record at ``paths``, read and checked: its claim, or None and (its id, file, problems) for
