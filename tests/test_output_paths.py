@@ -13,6 +13,7 @@ only what it wrote.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -437,3 +438,40 @@ def test_a_file_holds_a_pages_bytes_only_when_it_is_exactly_them(tmp_path):
     assert not staging._holds(str(tmp_path / "missing.html"), data)
     assert staging._holds(str(tmp_path / "empty"), b"") is False and (tmp_path / "empty").write_bytes(b"") == 0
     assert staging._holds(str(tmp_path / "empty"), b"")
+
+
+def test_reports_are_replaced_atomically_and_what_a_person_made_is_also_forced_to_disk(root, tmp_path, monkeypatch):
+    """A record, snapshot or measurement (``atomic.write_bytes`` as called by default) is forced to disk,
+    the file and then its folder; verify's and check-draft's reports, which the next run makes again,
+    are replaced as atomically but left to the system to write back (``durable=False``)."""
+    from click.testing import CliRunner
+
+    from workings import atomic
+    from workings.cli import main
+
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}") if os.path.exists("/proc/self/fd") else str(fd))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    atomic.write_bytes(tmp_path / "record.yaml", b"said: x\n")
+    assert len(synced) == 2  # the file (its temporary name), then the folder
+    assert (tmp_path / "record.yaml").read_bytes() == b"said: x\n"
+    synced.clear()
+    (root / "reports").mkdir()
+    (root / "reports" / "ledger.json").write_text("the last run's report")
+    done = CliRunner().invoke(main, ["verify", "--no-cache", "--root", str(root)], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    assert synced == []  # nothing forced to disk for a report
+    assert json.loads((root / "reports" / "ledger.json").read_text())["claims"][0]["id"] == "t/ok"
+    assert "<testsuite" in (root / "reports" / "junit.xml").read_text()
+    assert sorted(p.name for p in (root / "reports").iterdir()) == ["junit.xml", "ledger.json"]  # no temporary left
+    draft = tmp_path / "draft.md"
+    draft.write_text("x is 1.\n")
+    done = CliRunner().invoke(main, ["check-draft", "--no-cache", str(draft), "--json", str(tmp_path / "d.json"), "--root",
+                                     str(root)],
+                              catch_exceptions=False)
+    assert synced == [] and json.loads((tmp_path / "d.json").read_text())

@@ -2,6 +2,11 @@
 
 A reader (or a crash) sees the old file or the new one, never half of one. Every write of the
 project goes through here: reports, snapshots, source records, measurements, new claim records.
+Records, snapshots, measurements and the cache are also forced to disk (``fsync``, the file then its
+folder) before the call returns, so a power cut keeps them. A report,
+which the next run makes again from the ledger, is written ``durable=False``: replaced atomically
+all the same, and left to the system to write back, as render's site is (at 10,000 claims, forcing
+verify's 30 MB JSON report to disk was about 0.08 s of a cold verify's wait).
 
 ``check_inside`` keeps a write the user did not name inside the ledger: a ``reports/`` (or
 ``claims/<group>/``, ``ledger/measurements/``) that a pull request turned into a symbolic link to
@@ -38,8 +43,9 @@ def check_inside(root: str | os.PathLike[str], path: str | os.PathLike[str], *, 
         raise LedgerError(f"refusing to write {path}: it resolves outside the ledger's folder {root}{hint}")
 
 
-def write_bytes(path: str | os.PathLike[str], data: bytes | _Chunks | _Parts) -> None:
-    """Replace ``path`` with ``data``, keeping the file's permissions (or the umask's for a new one)."""
+def write_bytes(path: str | os.PathLike[str], data: bytes | _Chunks | _Parts, *, durable: bool = True) -> None:
+    """Replace ``path`` with ``data``, keeping the file's permissions (or the umask's for a new one).
+    ``durable``: forced to disk before this returns (see the module's doc)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -48,19 +54,20 @@ def write_bytes(path: str | os.PathLike[str], data: bytes | _Chunks | _Parts) ->
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    temp = _temporary(path, data)
+    temp = _temporary(path, data, durable)
     try:
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
-def write_text(path: str | os.PathLike[str], text: str) -> None:
+def write_text(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:
     """Write UTF-8 text with '\\n' newlines, whatever the platform."""
-    write_bytes(path, text.encode("utf-8"))
+    write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
 def write_lines(path: str | os.PathLike[str], lines: Iterable[str]) -> None:
@@ -70,9 +77,9 @@ def write_lines(path: str | os.PathLike[str], lines: Iterable[str]) -> None:
     write_bytes(path, _Chunks(lines))
 
 
-def write_parts(path: str | os.PathLike[str], parts: Iterable[bytes | memoryview]) -> None:
+def write_parts(path: str | os.PathLike[str], parts: Iterable[bytes | memoryview], *, durable: bool = True) -> None:
     """``write_bytes`` of the bytes ``parts`` join to, written one by one (never joined in memory)."""
-    write_bytes(path, _Parts(parts))
+    write_bytes(path, _Parts(parts), durable=durable)
 
 
 def create_text(path: str | os.PathLike[str], text: str) -> bool:
@@ -137,7 +144,7 @@ class _Parts:
         handle.write(b"".join(block))
 
 
-def _temporary(path: Path, data: bytes | _Chunks | _Parts) -> str:
+def _temporary(path: Path, data: bytes | _Chunks | _Parts, durable: bool = True) -> str:
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -146,7 +153,8 @@ def _temporary(path: Path, data: bytes | _Chunks | _Parts) -> str:
             else:
                 handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
     except BaseException:
         os.unlink(temp)
         raise

@@ -165,8 +165,8 @@ def _verify_outputs(root: Path, report: Verified, said: list[str], json_path: Pa
             atomic.check_inside(root, json_path, instead="--json PATH")
         if junit_path is None:
             junit_path = json_path.with_name("junit.xml")
-        atomic.write_parts(json_path, outputs.json_parts(report))
-        atomic.write_text(junit_path, outputs.junit(report))
+        atomic.write_parts(json_path, outputs.json_parts(report), durable=False)  # made again by every run
+        atomic.write_text(junit_path, outputs.junit(report), durable=False)
     except (LedgerError, OSError) as exc:
         _error(exc)
         code = 2
@@ -513,7 +513,7 @@ def check_draft(draft: Path, root: Path, issue: str | None, json_path: Path | No
     if json_path:
         from . import atomic  # only with --json
 
-        atomic.write_text(json_path, to_json(result))
+        atomic.write_text(json_path, to_json(result), durable=False)  # a report: made again by the next run
     click.echo(render(result, fmt, set_aside=set_aside, only_failing=quiet), nl=False)
     if accounting is not None:
         click.echo(safetext.block(published_text.render(accounting)), nl=False)
