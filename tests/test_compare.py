@@ -92,3 +92,31 @@ def test_integers_are_exact(n):
 def test_an_integer_as_printed_is_exact_unless_the_record_says_how_it_was_rounded():
     assert compare_figure("36", units.dimensionless(Fraction("36.4"))).status == "drift"
     assert compare_figure("36", units.dimensionless(Fraction("36.4")), rounding="nearest").status == "verified"
+
+
+@given(sign=st.sampled_from(["", "-", "+", "−"]),
+       whole=st.one_of(st.integers(0, 10**30), st.integers(0, 10**1200)),
+       frac=st.one_of(st.none(), st.text("0123456789", min_size=1, max_size=40),
+                      st.text("0123456789", min_size=995, max_size=1010)),
+       grouped=st.booleans(), unit=st.sampled_from(["", " B/token", " GB", "%"]))
+def test_a_figure_is_read_exactly_whatever_its_length_and_sign(sign, whole, frac, grouped, unit):
+    """The value read is the printed decimal exactly (Decimal's reading: the one the short path's whole
+    number over a power of ten must equal), at every length on either side of the short path's."""
+    from decimal import Decimal, localcontext
+
+    digits = f"{whole:,}" if grouped else str(whole)
+    printed = f"{sign}{digits}" + (f".{frac}" if frac is not None else "") + unit
+    figure = read_figure(printed)
+    with localcontext() as context:
+        context.prec = 5000
+        exact = Fraction(Decimal(digits.replace(",", "") + (f".{frac}" if frac is not None else "")))
+    assert figure.value == (-exact if sign in ("-", "−") else exact)
+    assert type(figure.value) is Fraction and figure.places == (len(frac) if frac is not None else 0)
+    assert figure.unit == unit.strip()
+
+
+def test_a_figure_longer_than_python_converts_to_a_whole_number_is_still_read():
+    from decimal import Decimal
+
+    for digits in ("7" * 5000, "3" * 2500 + "." + "1" * 2500):
+        assert read_figure(f"{digits} B").value == Fraction(Decimal(digits))

@@ -114,8 +114,9 @@ def split_batches(ledger: Ledger, jobs: int | None, finish: Callable[[list[str],
     reads). A batch the child could not evaluate or send, or never reached, is evaluated here."""
     import pickle
 
-    order, cycles = _order(ledger.claims)
-    batches = _batches(ledger.claims, order)
+    deps = _dependencies(ledger.claims)  # asked by both: worked out once
+    order, cycles = _order(ledger.claims, deps)
+    batches = _batches(ledger.claims, order, deps)
     done: _Done = {}
     read: _Read = {}
     stepped: _Stepped = {}
@@ -135,9 +136,11 @@ def split_batches(ledger: Ledger, jobs: int | None, finish: Callable[[list[str],
                               encode=send, decode=receive, size=len(order))[0]
 
 
-def _batches(claims: dict[str, Claim], order: list[str]) -> list[list[str]]:
+def _batches(claims: dict[str, Claim], order: list[str], deps: dict[str, list[str]] | None = None) -> list[list[str]]:
     """``order``'s claims in groups that share no claim, each in dependency order, the groups joined into
-    batches of at least SPLIT_BATCH claims (the last may hold fewer)."""
+    batches of at least SPLIT_BATCH claims (the last may hold fewer). ``deps``: ``_dependencies(claims)``,
+    where the caller has it."""
+    deps = _dependencies(claims) if deps is None else deps
     root: dict[str, str] = {}
 
     def find(claim_id: str) -> str:
@@ -151,7 +154,7 @@ def _batches(claims: dict[str, Claim], order: list[str]) -> list[list[str]]:
         return top
 
     for claim_id in order:
-        for used in _deps(claims[claim_id], claims):
+        for used in deps[claim_id]:
             a, b = find(claim_id), find(used)
             if a != b:
                 root[a] = b
@@ -236,13 +239,15 @@ def _evaluate_contained(ledger: Ledger, claim: Claim, done: _Done, read: _Read |
         return _failed(claim, "error", text, key=".".join(evaluation.where), path=evaluation.where), None
 
 
-def _order(claims: dict[str, Claim]) -> tuple[list[str], dict[str, str]]:
-    """Claims in dependency order, and the claims on a cycle with the cycle spelled out."""
+def _order(claims: dict[str, Claim], deps: dict[str, list[str]] | None = None) -> tuple[list[str], dict[str, str]]:
+    """Claims in dependency order, and the claims on a cycle with the cycle spelled out. ``deps``:
+    ``_dependencies(claims)``, where the caller has it."""
+    deps = _dependencies(claims) if deps is None else deps
     order, state, cycles = [], {}, {}
     for start in sorted(claims):
         if start in state:
             continue
-        stack = [(start, iter(_deps(claims[start], claims)))]
+        stack = [(start, iter(deps[start]))]
         state[start], path = "open", [start]
         while stack:
             node, children = stack[-1]
@@ -259,12 +264,17 @@ def _order(claims: dict[str, Claim]) -> tuple[list[str], dict[str, str]]:
             elif child not in state:
                 state[child] = "open"
                 path.append(child)
-                stack.append((child, iter(_deps(claims[child], claims))))
+                stack.append((child, iter(deps[child])))
     return order, cycles
 
 
-def _deps(claim: Claim, claims: dict[str, Claim]) -> list[str]:
-    return sorted({i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None and i.claim in claims})
+def _dependencies(claims: dict[str, Claim]) -> dict[str, list[str]]:
+    """For each claim, the claims of ``claims`` it uses (its ``claim:`` inputs), sorted, each once."""
+    out: dict[str, list[str]] = {}
+    for claim_id, claim in claims.items():
+        used = [i.claim for i in claim.inputs if i.kind == "claim" and i.claim is not None and i.claim in claims]
+        out[claim_id] = sorted(set(used)) if len(used) > 1 else used
+    return out
 
 
 class _Evaluation:

@@ -67,7 +67,9 @@ def _read_figure(text: str) -> Figure:
     """``read_figure`` once per distinct text: a claim's figure is read when it is validated, compared
     and cited (a Figure is frozen, so sharing it is safe; errors are raised again, never cached)."""
     stripped = text.strip()
-    other = next((ch for ch in stripped if ch.isdecimal() and ch not in ASCII_DIGITS), None)
+    other = None  # ASCII text holds no digit but 0-9: the search is for the others
+    if not stripped.isascii():
+        other = next((ch for ch in stripped if ch.isdecimal() and ch not in ASCII_DIGITS), None)
     if other is not None:  # Python reads '١٩٦' and '１９６' as 196: a figure must not look like one number and be another
         raise LedgerError(f"{text!r} has the digit {other!r} ({unicodedata.name(other, 'a digit')}), not one of 0-9: "
                           "write the figure's number in ASCII digits (said keeps the sentence as printed)")
@@ -97,8 +99,14 @@ def _read_figure(text: str) -> Figure:
                       places=0, unit=unit, is_fraction=True)
     digits = (match.group("int") or "0").replace(",", "")
     frac = match.group("frac") or ""
-    value = sign * Fraction(Decimal(f"{digits}.{frac}" if frac else digits))
-    return Figure(text=stripped, number=number, value=value, places=len(frac), unit=unit)
+    if len(digits) + len(frac) <= _SHORT:  # the ASCII digits as a whole number over a power of ten: exact
+        value = Fraction(int(digits + frac), 10 ** len(frac))
+    else:  # (int() refuses very long digit strings; Decimal reads any)
+        value = Fraction(Decimal(f"{digits}.{frac}" if frac else digits))
+    return Figure(text=stripped, number=number, value=-value if sign < 0 else value, places=len(frac), unit=unit)
+
+
+_SHORT = 1000  # digits read by int(): far below Python's limit on converting text to int (4,300 digits)
 
 
 def round_to(value: Fraction, places: int, mode: str = "nearest") -> Fraction:
