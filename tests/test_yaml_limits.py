@@ -106,3 +106,88 @@ def test_a_walked_record_swapped_for_a_link_or_a_pipe_is_refused_as_before(tmp_p
     for walked in (True, False):
         with pytest.raises(LedgerError, match="cannot read: No such file"):
             loader.read_plain_file(record, 100, walked=walked)
+
+
+def _shaped(shape: str, items: int, unusual: bool) -> str:
+    """A record of ``items`` entries in one of the shapes records take; ``unusual``: with a comment line,
+    so that it is not in the plain form and PyYAML reads it."""
+    head = "# a comment\n" if unusual else ""
+    if shape == "top":
+        return head + "".join(f"k{i}: v{i}\n" for i in range(items))
+    if shape == "list":
+        return head + "said: x\nalso_said:\n" + "".join(f"- s{i}\n" for i in range(items))
+    if shape == "block":
+        return head + "said: x\ninputs:\n" + "".join(f"  n{i}: v{i}\n" for i in range(items))
+    return head + "said: x\nsteps:\n  a: b\nlist:\n" + "".join(f"- s{i}\n" for i in range(items)) + "last: y\n"
+
+
+def _count(text: str) -> int:
+    """The nodes of the record's tree, as PyYAML composes it: every mapping, list, key and value."""
+    node = yaml.compose(text)
+    pending, total = [node], 0
+    while pending:
+        here = pending.pop()
+        total += 1
+        if isinstance(here, yaml.MappingNode):
+            pending += [part for pair in here.value for part in pair]
+        elif isinstance(here, yaml.SequenceNode):
+            pending += here.value
+    return total
+
+
+@pytest.mark.parametrize("unusual", [False, True])
+@pytest.mark.parametrize("shape", ["top", "list", "block", "mixed"])
+def test_a_record_read_is_one_whose_lines_can_be_found_and_every_node_counts(monkeypatch, shape, unusual):
+    """The limit on a record's nodes counts every node (mappings, lists, keys, values) wherever a record
+    is read (the plain form, the quick composer, PyYAML's loader) and where its lines are mapped: a
+    record of more is refused when read, with the line where the count is passed, never read and then
+    failing when a problem asks for a line (which stopped the whole run, naming no file)."""
+    monkeypatch.setattr(yamlio, "MAX_NODES", 60)
+    taken = refused = 0
+    for items in range(10, 70):
+        text = _shaped(shape, items, unusual)
+        nodes = _count(text)
+        assert (yamlio._plain_form(text) is not None) == (not unusual and nodes <= 60)
+        try:
+            doc = yamlio.load(text.encode(), "r.yaml")
+        except YamlError as exc:
+            assert nodes > 60 and str(exc) == "record has more than 60 YAML nodes"
+            with pytest.raises(YamlError) as mapped:
+                yamlio._node_lines(text)
+            assert exc.line == mapped.value.line > 1  # the line where the count is passed, as the map says
+            refused += 1
+        else:
+            assert nodes <= 60
+            assert doc.lines and all(doc.line(*path) == line for path, line in doc.lines.items())
+            taken += 1
+    assert taken and refused
+
+
+def test_the_data_path_counts_every_node_too(monkeypatch):
+    """A record with a tag the quick composer leaves alone is read by PyYAML's own loader (``_plain``):
+    its count is every node's too."""
+    monkeypatch.setattr(yamlio, "MAX_NODES", 20)
+    head = b"a: !!binary aGVsbG8=\n"
+    assert yamlio.load(head + b"".join(b"k%d: v\n" % i for i in range(8)), "r.yaml").data["a"] == b"hello"
+    with pytest.raises(YamlError, match="more than 20 YAML nodes"):
+        yamlio.load(head + b"".join(b"k%d: v\n" % i for i in range(9)), "r.yaml")
+
+
+def test_a_claim_of_too_many_nodes_is_its_own_error_and_the_run_goes_on(tmp_ledger):
+    """At the real limit: a claim record of 20,001 nodes in the plain form (three keys and a list of
+    sentences) is refused with its file and line; the other claims still verify."""
+    from click.testing import CliRunner
+
+    from workings.cli import main
+
+    tmp_ledger.qwen()
+    record = ['said: "It is 1 B."', "figure: 1 B", "label: estimate", "also_said:"]
+    (tmp_ledger.root / "claims" / "t").mkdir(parents=True, exist_ok=True)
+    for name, items in (("fits", 19_991), ("over", 19_992)):
+        (tmp_ledger.root / "claims" / "t" / f"{name}.yaml").write_text("\n".join(record + [f"- s{i}" for i in range(items)]) + "\n")
+    assert _count((tmp_ledger.root / "claims" / "t" / "over.yaml").read_text()) == 20_001
+    done = CliRunner().invoke(main, ["verify", "--no-cache", "--root", str(tmp_ledger.root)], catch_exceptions=False)
+    assert "claims/t/over.yaml:19996: record has more than 20,000 YAML nodes" in done.output, done.output
+    assert "record has more than" not in done.output.split("claims/t/over.yaml")[0]
+    assert "also_said.0" in done.output  # t/fits: read, and its problem (no figure in "s0") has its line
+    assert done.exit_code == 2 and "verified" in done.output

@@ -189,6 +189,7 @@ def _build(loader, node, count: list, seen: set):
     if id(node) in seen:
         raise _Unusual
     seen.add(id(node))
+    _count(count, node)
     kind, tag = type(node), node.tag
     if kind is yaml.ScalarNode:
         if tag == _STR:
@@ -197,9 +198,6 @@ def _build(loader, node, count: list, seen: set):
             raise _Unusual
         value = loader.construct_object(node)
         return value.isoformat() if isinstance(value, (dt.date, dt.datetime)) else value
-    count[0] += 1
-    if count[0] > MAX_NODES:
-        raise YamlError(f"record has more than {MAX_NODES:,} YAML nodes")
     if kind is yaml.SequenceNode and tag == _SEQ:
         return [_build(loader, item, count, seen) for item in node.value]
     if kind is not yaml.MappingNode or tag != _MAP:
@@ -215,6 +213,7 @@ def _build(loader, node, count: list, seen: set):
             if id(key_node) in seen:
                 raise _Unusual
             seen.add(id(key_node))
+            _count(count, key_node)
             key = key_node.value
         else:
             key = _build(loader, key_node, count, seen)
@@ -222,10 +221,19 @@ def _build(loader, node, count: list, seen: set):
             if id(value_node) in seen:
                 raise _Unusual
             seen.add(id(value_node))
+            _count(count, value_node)
             out[key] = value_node.value
         else:
             out[key] = _build(loader, value_node, count, seen)
     return out
+
+
+def _count(count: list, node) -> None:
+    """One more node of the record: every node counts (mappings, lists, keys, values), as the map of
+    its lines counts them (``_walk``), so that a record read is a record whose lines can be found."""
+    count[0] += 1
+    if count[0] > MAX_NODES:
+        raise YamlError(f"record has more than {MAX_NODES:,} YAML nodes", node.start_mark.line + 1)
 
 
 # The plain form (``_plain_form``): what may stand in a record so read; anything else is PyYAML's.
@@ -279,7 +287,6 @@ def _plain_form(text: str) -> dict | None:
     open_key: str | None = None  # the "key:" whose block the lines below belong to
     block: dict | list | None = None  # that block, once its first line says which it is
     indent = 0
-    nodes = 1  # mappings and lists, as _build counts them
     for line in lines:
         if not line:
             return None
@@ -307,7 +314,6 @@ def _plain_form(text: str) -> dict | None:
             if block is None:
                 block = out[open_key] = []
                 indent = at
-                nodes += 1
             elif type(block) is not list or at != indent:
                 return None
             value = _form_value(body[2:])
@@ -321,15 +327,19 @@ def _plain_form(text: str) -> dict | None:
         if block is None:
             block = out[open_key] = {}
             indent = at
-            nodes += 1
         elif type(block) is not dict or at != indent or key in block:
             return None
         value = _form_value(rest)
         if value is None:
             return None
         block[key] = value
-    if open_key is not None and block is None or not out or nodes > MAX_NODES:
+    if open_key is not None and block is None or not out:
         return None
+    # every node counts, as _build and the map of lines count them: the record, each key and value, each
+    # item and each key and value of a block; a line adds at most two (a "key:" line: its key and block)
+    if 2 * len(lines) + 1 > MAX_NODES and 1 + sum(
+            2 + (len(v) if type(v) is list else 2 * len(v) if type(v) is dict else 0) for v in out.values()) > MAX_NODES:
+        return None  # PyYAML's reading refuses it, with the line where the count is passed
     # last: a record not in the form (most sources) never needs the pattern compiled
     return None if _form_outside().search(text) else out
 
@@ -484,14 +494,13 @@ def _walk(node, path: Path, lines: dict, seen: set) -> None:
 def _plain(value, count: list):
     """Dates become ISO strings: YAML 1.1 reads ``2025-01-27`` as a date, we keep text.
 
-    Counts containers so that a huge record is refused rather than walked."""
-    if isinstance(value, (dict, list)):
-        count[0] += 1
-        if count[0] > MAX_NODES:
-            raise YamlError(f"record has more than {MAX_NODES:,} YAML nodes")
+    Counts every node (each key and value, as ``_count``) so that a huge record is refused rather
+    than walked."""
+    count[0] += 1
+    if count[0] > MAX_NODES:
+        raise YamlError(f"record has more than {MAX_NODES:,} YAML nodes")
     if isinstance(value, dict):
-        return {(_plain(k, count) if isinstance(k, (dt.date, dt.datetime)) else k): _plain(v, count)
-                for k, v in value.items()}
+        return {_plain(k, count): _plain(v, count) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v, count) for v in value]
     if isinstance(value, (dt.date, dt.datetime)):
