@@ -88,6 +88,21 @@ def test_a_loaded_record_is_the_same_document_either_way():
 
 
 @pytest.mark.parametrize("text", [
+    'said: "It holds 2 * layers bytes &c."\nfigure: 1 B\n',
+    "said: x\nsteps:\n  a: b *c\n  d: e &f\nlist:\n- g *h\n- i &j\n",
+    "said: R&D is x\nnote: a*b *c\n",
+])
+def test_a_record_in_the_form_has_its_lines_found_when_asked(text):
+    """A record in the form is read without the search for anchors (no value in the form starts with
+    ``&`` or ``*``, so none holds one): its lines, found when a problem asks, are the map PyYAML's node
+    tree gives, even where that search would have matched (these texts)."""
+    assert yamlio._ANCHORISH.search(text) and yamlio._plain_form(text) is not None
+    doc = yamlio.load(text.encode(), "claims/x.yaml")
+    assert doc._lines is None and same(doc.data, pyyaml(text))
+    assert doc.lines == yamlio._node_lines(text) and len(doc.lines) > 2
+
+
+@pytest.mark.parametrize("text", [
     "said: x\nsaid: y\n",                      # a key twice: PyYAML's error, with its line
     "said: x\ninputs:\n  a: 1\n  a: 2\n",
     "said: x\nfigure:\n",                       # null

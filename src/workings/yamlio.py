@@ -148,15 +148,17 @@ def load(raw: bytes, file: str) -> Document:
     if text.startswith("\ufeff"):
         text = text[1:]
     _check_nesting(text)
-    lines = _node_lines(text) if _ANCHORISH.search(text) else None  # refuses anchors, with their line
     with _yaml_errors():
         data = _plain_form(text)  # most claim records; None: anything else, composed by PyYAML
-        if data is None:
-            try:
-                data = _quick_load(text)
-            except _Unusual:  # a tag, merge key or shared node the quick path leaves to PyYAML's constructor
-                data = yaml.load(text, Loader=_Loader)
-                data = None if data is None else _plain(data, [0])
+    if data is not None:  # no anchor or alias can stand in the form (each value starts with no indicator)
+        return Document(file, data, text, None)
+    lines = _node_lines(text) if _ANCHORISH.search(text) else None  # refuses anchors, with their line
+    with _yaml_errors():
+        try:
+            data = _quick_load(text)
+        except _Unusual:  # a tag, merge key or shared node the quick path leaves to PyYAML's constructor
+            data = yaml.load(text, Loader=_Loader)
+            data = None if data is None else _plain(data, [0])
         if data is None:
             raise YamlError("empty file: expected a mapping of keys")
         return Document(file, data, text, lines)
