@@ -3,10 +3,10 @@
 A reader (or a crash) sees the old file or the new one, never half of one. Every write of the
 project goes through here: reports, snapshots, source records, measurements, new claim records.
 Records, snapshots, measurements and the cache are also forced to disk (``fsync``, the file then its
-folder) before the call returns, so a power cut keeps them. A report,
-which the next run makes again from the ledger, is written ``durable=False``: replaced atomically
-all the same, and left to the system to write back, as render's site is (at 10,000 claims, forcing
-verify's 30 MB JSON report to disk was about 0.08 s of a cold verify's wait).
+folder) before the call returns, so a power cut keeps them. A report, which the next run makes again
+from the ledger, is written ``durable=False``: replaced atomically all the same, and left to the
+system to write back, as render's site is (at 10,000 claims, forcing verify's 30 MB JSON report to
+disk was about 0.08 s of a cold verify's wait).
 
 ``check_inside`` keeps a write the user did not name inside the ledger: a ``reports/`` (or
 ``claims/<group>/``, ``ledger/measurements/``) that a pull request turned into a symbolic link to
