@@ -198,3 +198,22 @@ def test_held_shares_only_the_very_trees_values_inputs_and_output():
     held([("per", expr.parse("a * b")), steps[1]], {"a": a, "b": b, "c": c}, ["a", "b", "c"], "total")  # another tree
     held(steps, {"b": b, "a": a, "c": c}, ["a", "b", "c"], "total")  # the same values under other names' order
     assert asked == [True, False, True, True, True, True, True]
+
+
+def test_the_three_walks_of_claims_take_the_same_records(tmp_path):
+    """verify's walk (``loader._walk``), the cache's (``cache._plain_records``) and show's and
+    check-draft's (``neighbourhood.record_files``) list the same records: a name is a record by
+    pathlib's suffix in each, so a file named ``.yaml`` (no suffix to pathlib) is in none of them."""
+    from workings import cache, neighbourhood
+
+    names = ["t/x.yaml", "t/.yaml", "t/.yml", "t/x.yaml.", "t/x..yml", ".x.yaml", "t/x.YAML", "u/.yaml", "a-b/c.yaml",
+             "a/c.yaml"]
+    for name in names:
+        (tmp_path / "claims" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "claims" / name).write_text("said: x\n")
+    walked = loader._walk(loader.Ledger(root=tmp_path), "claims")
+    assert sorted(walked) == sorted(neighbourhood.record_paths(tmp_path))
+    plain = cache._plain_records(tmp_path)
+    assert plain is not None and [str(tmp_path / rel) for rel, _ in plain] == walked  # the same order too
+    assert sorted(Path(p).relative_to(tmp_path / "claims").as_posix() for p in walked) == [
+        ".x.yaml", "a-b/c.yaml", "a/c.yaml", "t/x..yml", "t/x.yaml"]

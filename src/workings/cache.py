@@ -64,8 +64,8 @@ from .coldshares import verified as verified_cold
 from .engine import evaluate_claims
 from .errors import LedgerError
 from .loader import (CLAIMS_DIR, MAX_RECORD_BYTES, MAX_SNAPSHOT_BYTES, RECORD_SUFFIXES, SNAPSHOTS_DIR, SOURCES_DIR, Ledger,
-                     _bad_claim, _duplicate_sources, _load_claim, _load_measurements, _load_source, _rel, _yaml_files,
-                     check_root, checked_claims, load_ledger, read_plain_file)
+                     _bad_claim, _duplicate_sources, _load_claim, _load_measurements, _load_source, _rel, _suffix,
+                     _yaml_files, check_root, checked_claims, load_ledger, read_plain_file)
 from .models import Claim
 from .sources import Snapshot
 from .written import Verified
@@ -492,8 +492,7 @@ def _plain_records(root: Path) -> list[tuple[str, os.stat_result]] | None:
                 if entry.is_dir(follow_symlinks=False):
                     folders.append(rel)
                 elif entry.is_file(follow_symlinks=False):
-                    dot = entry.name.rfind(".")  # pathlib's suffix: not a leading dot, not a trailing one
-                    if 0 < dot < len(entry.name) - 1 and entry.name[dot:] in RECORD_SUFFIXES:
+                    if _suffix(entry.name) in RECORD_SUFFIXES:  # pathlib's suffix, as the loader's walk
                         found.append((rel, entry.stat(follow_symlinks=False)))
                 else:
                     return None

@@ -25,7 +25,7 @@ from .engine import evaluate_ledger
 from .loader import CLAIMS_DIR, SOURCES_DIR, Ledger
 from .report import ClaimResult, Report
 
-SUFFIXES = (".yaml", ".yml")
+SUFFIXES = records.RECORD_SUFFIXES  # a record's name as the loader takes it: pathlib's suffix (records._suffix)
 
 
 @dataclass
@@ -209,7 +209,7 @@ def record_files(root: Path) -> list[tuple[str, bool]]:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     pending.append(entry.path)
-                elif entry.name.endswith(SUFFIXES) and not (entry.is_symlink() and entry.is_dir()):
+                elif records._suffix(entry.name) in SUFFIXES and not (entry.is_symlink() and entry.is_dir()):
                     found.append((entry.path, entry.is_file(follow_symlinks=False)))
             except OSError:
                 continue
