@@ -4,10 +4,11 @@ Every command imports some fifty frozen dataclasses (results, records, a draft's
 ``dataclasses`` builds each one's methods by compiling generated source, six functions a class
 (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``): about
 0.7 ms a class, a tenth of what the repository's own ledger costs above the floor. Here only
-``__init__`` is compiled (it builds every object, so it stays the very code ``dataclasses``
-writes); the other methods are shared functions that read the class's field names, with
-``dataclasses``' behaviour: the same ``repr``, equality and hash over the same fields (those with
-``compare``, ``repr``, ``hash``), the same ``FrozenInstanceError`` messages.
+``__init__`` is compiled (it builds every object, so it stays the code ``dataclasses`` writes,
+with ``object.__setattr__`` bound once rather than looked up for every field); the other methods
+are shared functions that read the class's field names, with ``dataclasses``' behaviour: the same
+``repr``, equality and hash over the same fields (those with ``compare``, ``repr``, ``hash``), the
+same ``FrozenInstanceError`` messages.
 
 The class is a dataclass to everything that asks: ``dataclasses.fields``, ``replace``, ``asdict``,
 ``is_dataclass`` and ``__match_args__`` work as on one built by ``@dataclass(frozen=True)``, with
@@ -135,7 +136,9 @@ _HAS_DEFAULT_FACTORY = type("_HAS_DEFAULT_FACTORY_CLASS", (), {"__repr__": lambd
 
 def _init(cls: Any, fields: list[Any]) -> Any:
     """``__init__`` as ``dataclasses`` writes it for a frozen class: the same parameters, annotations,
-    defaults and body, so its signature and errors are the same.
+    defaults and body, so its signature and errors are the same; only ``object.__setattr__``, which
+    the body calls for every field, is a variable of the closure, not looked up on ``object`` each
+    time (the same function; about a quarter of building a claim's 22-field record).
 
     Compiling that text was most of building a class (about 0.2 ms each, some fifty classes at every
     start), and it differs between classes only in the fields' names: the code is compiled once per
@@ -156,7 +159,8 @@ def _init(cls: Any, fields: list[Any]) -> Any:
             seen_default = seen_default or defaulted
     shape = (self_name, tuple((bool(f.kw_only), f.default_factory is not MISSING) for f in fields),
              hasattr(cls, "__post_init__"))
-    closure: dict[str, object] = {"__dataclass_builtins_object__": object, "_HAS_DEFAULT_FACTORY": _HAS_DEFAULT_FACTORY}
+    closure: dict[str, object] = {"__dataclass_setattr__": object.__setattr__,
+                                  "_HAS_DEFAULT_FACTORY": _HAS_DEFAULT_FACTORY}
     closure.update({f"_dflt__f{i}": f.default_factory for i, f in enumerate(fields) if f.default_factory is not MISSING})
     module = sys.modules.get(cls.__module__)
     namespace: dict[str, Any] = {}
@@ -198,11 +202,11 @@ def _init_code(shape: tuple[str, tuple[tuple[bool, bool], ...], bool]) -> Any:
         value = f"_dflt__f{i}() if _f{i} is _HAS_DEFAULT_FACTORY else _f{i}" if factory else f"_f{i}"
         if factory:
             factories.append(f"_dflt__f{i}")
-        body.append(f"__dataclass_builtins_object__.__setattr__({self_name},'_f{i}',{value})")
+        body.append(f"__dataclass_setattr__({self_name},'_f{i}',{value})")
     if post_init:
         body.append(f"{self_name}.__post_init__()")
     params = ",".join([self_name, *positional, *(["*", *keyword] if keyword else [])])
-    outer = ", ".join(["__dataclass_builtins_object__", "_HAS_DEFAULT_FACTORY", *factories])
+    outer = ", ".join(["__dataclass_setattr__", "_HAS_DEFAULT_FACTORY", *factories])
     text = (f"def __create_fn__({outer}):\n def __init__({params}):\n"
             + "\n".join(f"  {line}" for line in body or ["pass"]) + "\n return __init__")
     return compile(text, "<string>", "exec", dont_inherit=True)
@@ -210,11 +214,12 @@ def _init_code(shape: tuple[str, tuple[tuple[bool, bool], ...], bool]) -> Any:
 
 def _init_text(cls: Any, fields: list[Any]) -> Any:
     """``__init__`` as ``dataclasses`` writes it for a frozen class, the same text (so its signature,
-    annotations, defaults and errors are the same), compiled for this class alone."""
+    annotations, defaults and errors are the same; ``object.__setattr__`` bound once, as in
+    ``_init``), compiled for this class alone."""
     self_name = "__dataclass_self__" if "self" in {f.name for f in fields} else "self"
     local: dict[str, object] = {f"_type_{f.name}": f.type for f in fields}
     local.update({"MISSING": MISSING, "_HAS_DEFAULT_FACTORY": _HAS_DEFAULT_FACTORY,
-                  "__dataclass_builtins_object__": object})
+                  "__dataclass_setattr__": object.__setattr__})
     positional, keyword, body, seen_default = [], [], [], False
     for f in fields:
         if f.default_factory is not MISSING:
@@ -233,7 +238,7 @@ def _init_text(cls: Any, fields: list[Any]) -> Any:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
             seen_default = seen_default or "=" in param
             positional.append(param)
-        body.append(f"__dataclass_builtins_object__.__setattr__({self_name},{f.name!r},{value})")
+        body.append(f"__dataclass_setattr__({self_name},{f.name!r},{value})")
     if hasattr(cls, "__post_init__"):
         body.append(f"{self_name}.__post_init__()")
     local["_return_type"] = None
