@@ -17,6 +17,9 @@ from .frozen import frozen
 from .errors import LedgerError
 
 ASCII_DIGITS = "0123456789"
+# A record's limits on what it prints (``models``, and ``said.answers`` where a record is read)
+MAX_SENTENCE = 2000  # the longest said or also_said sentence a record may give
+MAX_FIGURE = 200  # the longest figure as printed
 # Characters some styles group digits with ("196 608", "196'608"): refused with their name, not read as a unit.
 _GROUPING = {" ", "\u00a0", "\u202f", "\u2009", "\u2007", "\u200a", "'", "\u2019", "_", "\u00b7", "\u02d9"}
 

@@ -17,7 +17,7 @@ from typing import Any
 from .frozen import frozen
 from . import expr, units
 from .errors import LedgerError, Problem
-from .figures import Figure
+from .figures import MAX_FIGURE, MAX_SENTENCE, Figure
 from .validate import Checker, KeyPath
 from .yamlio import Document
 
@@ -95,10 +95,6 @@ class Step:
 class Erratum:
     reason: str
     recomputed: str  # the recomputed value that was acknowledged, printed like a figure
-
-
-MAX_SENTENCE = 2000  # the longest said or also_said sentence a record may give
-MAX_FIGURE = 200  # the longest figure as printed
 
 
 @frozen(kw_only=True)
@@ -465,13 +461,13 @@ def _prints(c: Checker, said: str | None, also_said: tuple[str, ...], figure: Fi
     sentence's precision too, as check-draft reads a draft): see ``workings.said``. ``text``: the
     figure as the record writes it; an answer worked out where the record was read (``c.doc.known``,
     ``said.answers``) is looked up by it rather than worked out again."""
-    from .said import missing
-
     known = c.doc.known
 
     def ask(sentence: str, rounded: bool) -> str | None:
         if known is not None and (sentence, text, rounded) in known:
             return known[(sentence, text, rounded)]
+        from .said import missing  # imported where asked: a function's import is 1.5 us each time it runs
+
         return missing(sentence, figure, rounded=rounded)
 
     shown = f"{figure.number} {figure.unit}".strip()

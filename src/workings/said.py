@@ -38,7 +38,7 @@ from .draft.digits import DIGITS, decimal_of
 from .draft.digits import NUMBER_RUN as _RUN
 from .draft.words import read_unit
 from .errors import LedgerError
-from .figures import Figure, read_figure
+from .figures import MAX_FIGURE, MAX_SENTENCE, Figure, read_figure
 
 if TYPE_CHECKING:
     from .draft.finder import Figure as Printed
@@ -96,8 +96,6 @@ def answers(data: object) -> dict[Asked, str | None]:
     is the one the check would work out. A figure ``read_figure`` refuses gets none (the check
     reports the figure and asks nothing); nor does anything that is not text, or longer than the
     record's checks take (they refuse it and ask nothing)."""
-    from .models import MAX_FIGURE, MAX_SENTENCE
-
     if not isinstance(data, dict):
         return {}
     text, said, also = data.get("figure"), data.get("said"), data.get("also_said")
