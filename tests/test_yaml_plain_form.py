@@ -195,3 +195,35 @@ def test_the_characters_the_form_takes_are_yamls_printable_ones_but_its_other_br
     for code in range(0x110000):
         taken = any(a <= code <= b for a, b in printable) and code not in (0x85, 0x2028, 0x2029, 0xFEFF)
         assert (outside.search(chr(code)) is None) == taken, hex(code)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(texts(), min_size=2, max_size=5))
+def test_a_line_is_read_alike_whatever_records_came_before(batch):
+    """Each line's reading is kept by its text (``yamlio._FORM_LINES``): a record reads the same with
+    the memory empty, with its own lines in it, and with the lines of other records in it, which
+    hold the same keys and values at other indents and other places (and PyYAML agrees with each)."""
+    yamlio._FORM_LINES.clear()
+    alone = []
+    for text in batch:
+        yamlio._FORM_LINES.clear()
+        alone.append(yamlio._plain_form(text))
+    for _ in range(2):  # the memory now holds every line of the batch, then again
+        for text, first in zip(batch, alone):
+            again = yamlio._plain_form(text)
+            assert same(again, first), (text, first, again)
+            held(text)
+
+
+def test_the_memory_of_lines_is_bounded_and_reads_alike_past_its_bound():
+    """More distinct lines than it holds: it is emptied when full, never past ``_FORM_LINES_HELD``, and
+    every record, read while it fills, empties and fills again, reads as PyYAML reads it."""
+    yamlio._FORM_LINES.clear()
+    seen = 0
+    for n in range(yamlio._FORM_LINES_HELD + 500):
+        text = f"said: Sentence {n} prints {n} B.\nfigure: {n} B\nlabel: derived\ninputs:\n  layers: cfg#n_{n % 7}\n"
+        assert held(text), text
+        seen = max(seen, len(yamlio._FORM_LINES))
+        assert len(yamlio._FORM_LINES) <= yamlio._FORM_LINES_HELD
+    assert seen == yamlio._FORM_LINES_HELD  # it filled, and was emptied rather than grown
+    assert len(yamlio._FORM_LINES) < yamlio._FORM_LINES_HELD

@@ -11,7 +11,7 @@ import contextlib
 import datetime as dt
 import functools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -289,52 +289,43 @@ def _plain_form(text: str) -> dict | None:
     open_key: str | None = None  # the "key:" whose block the lines below belong to
     block: dict | list | None = None  # that block, once its first line says which it is
     indent = 0
+    known = _FORM_LINES
     for line in lines:
-        if not line:
+        got = known.get(line, _UNSEEN)  # what the line says: records repeat most of their lines
+        if got is _UNSEEN:
+            got = _form_line(line)
+            if len(known) >= _FORM_LINES_HELD:
+                known.clear()
+            known[line] = got
+        if got is None:
             return None
-        first = line[0]
-        if first != " " and first != "-":  # a top-level key
-            if open_key is not None and block is None:
-                return None  # "key:" with nothing below it: null
-            key, colon, rest = line.partition(":")
-            if not colon or key in out or not _form_key(key):
-                return None
-            if rest.strip(" "):
-                value = _form_value(rest) if rest[0] == " " else None
-                if value is None:
-                    return None
-                out[key] = value
+        kind = got[0]
+        if kind is _TOP or kind is _OPEN:  # a top-level key
+            if open_key is not None and block is None or got[1] in out:
+                return None  # "key:" with nothing below it (null), or a key written twice
+            if kind is _TOP:
+                out[got[1]] = got[2]
                 open_key = None
             else:
-                open_key, block = key, None
+                open_key, block = got[1], None
             continue
         if open_key is None:
             return None  # indented, or a list item, below a value
-        body = line.lstrip(" ")
-        at = len(line) - len(body)
-        if body[:2] == "- ":
+        at = got[1]
+        if kind is _ITEM:
             if block is None:
                 block = out[open_key] = []
                 indent = at
             elif type(block) is not list or at != indent:
                 return None
-            value = _form_value(body[2:])
-            if value is None:
-                return None
-            block.append(value)
+            block.append(got[2])
             continue
-        key, colon, rest = body.partition(":")
-        if not colon or rest[:1] != " " or not _form_key(key):  # (a key starts with a letter or _: never "-")
-            return None
         if block is None:
             block = out[open_key] = {}
             indent = at
-        elif type(block) is not dict or at != indent or key in block:
+        elif type(block) is not dict or at != indent or got[2] in block:
             return None
-        value = _form_value(rest)
-        if value is None:
-            return None
-        block[key] = value
+        block[got[2]] = got[3]
     if open_key is not None and block is None or not out:
         return None
     # every node counts, as _build and the map of lines count them: the record, each key and value, each
@@ -344,6 +335,43 @@ def _plain_form(text: str) -> dict | None:
         return None  # PyYAML's reading refuses it, with the line where the count is passed
     # last: a record not in the form (most sources) never needs the pattern compiled
     return None if _form_outside().search(text) else out
+
+
+_TOP, _OPEN, _ITEM, _PAIR = "top", "open", "item", "pair"
+_UNSEEN: Any = object()  # what the memory gives for a line not read yet (one not in the form reads as None)
+# Each line's reading (``_form_line``), by its text: a function of the text alone, and records repeat
+# most of their lines (``label: derived``, ``  layers: cfg#num_hidden_layers``, ``compute:``). Bounded:
+# emptied when full, where a ledger's own sentences and figures, each on one record's line, fill it.
+_FORM_LINES: dict[str, tuple | None] = {}
+_FORM_LINES_HELD = 4096
+
+
+def _form_line(line: str) -> tuple | None:
+    """What one line of the plain form says, by its text alone: ``(_TOP, key, value)`` a top-level
+    ``key: value``; ``(_OPEN, key)`` a top-level ``key:`` opening a block; ``(_ITEM, indent, value)``
+    a ``- value`` line; ``(_PAIR, indent, key, value)`` an indented ``key: value``; None a line not in
+    the form (an empty one included). Where it stands among the others is ``_plain_form``'s to judge."""
+    if not line:
+        return None
+    first = line[0]
+    if first != " " and first != "-":  # a top-level key
+        key, colon, rest = line.partition(":")
+        if not colon or not _form_key(key):
+            return None
+        if rest.strip(" "):
+            value = _form_value(rest) if rest[0] == " " else None
+            return None if value is None else (_TOP, key, value)
+        return (_OPEN, key)
+    body = line.lstrip(" ")
+    at = len(line) - len(body)
+    if body[:2] == "- ":
+        value = _form_value(body[2:])
+        return None if value is None else (_ITEM, at, value)
+    key, colon, rest = body.partition(":")
+    if not colon or rest[:1] != " " or not _form_key(key):  # (a key starts with a letter or _: never "-")
+        return None
+    value = _form_value(rest)
+    return None if value is None else (_PAIR, at, key, value)
 
 
 @functools.cache
