@@ -227,3 +227,21 @@ def test_the_memory_of_lines_is_bounded_and_reads_alike_past_its_bound():
         assert len(yamlio._FORM_LINES) <= yamlio._FORM_LINES_HELD
     assert seen == yamlio._FORM_LINES_HELD  # it filled, and was emptied rather than grown
     assert len(yamlio._FORM_LINES) < yamlio._FORM_LINES_HELD
+
+
+@pytest.mark.parametrize("where", ["said: a{}b\n", "said: x\ninputs:\n  k: v{}\n", "l:\n- {}x\n", "said: x{}"])
+def test_in_ascii_text_the_form_refuses_exactly_the_control_characters_its_pattern_finds(where):
+    """An ASCII record is held to the pattern of what the form leaves out without running it
+    (``str.isprintable``, the line feeds aside): every ASCII character, in a value, at a line's start
+    and at the end; the form gives data only where the pattern finds nothing, and PyYAML's data."""
+    outside = yamlio._form_outside()
+    taken = 0
+    for code in range(0x80):
+        text = where.format(chr(code))
+        data = yamlio._plain_form(text)
+        if outside.search(text):
+            assert data is None, (code, text)
+        elif data is not None:
+            taken += 1
+            held(text)
+    assert taken >= 60  # most printable characters stand in a value: the test reaches the shortcut
