@@ -1,0 +1,49 @@
+"""``digits.DIGITS``, the pattern of a number printed in digits that the draft finder and verify's
+sentence check share, held to the pattern it replaced: that one asked what stands before the number
+first, at every character of the text; this one asks it just after the number's first digit, so
+the regex engine skips in C to where a digit stands. Every match, search and match at a position is
+the same."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from workings.draft.digits import DIGITS
+
+BEFORE = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})++|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d++)"
+                    r"(?:\.\d++)?+(?!\d|[,.]\d)")
+
+# digits of three scripts, every separator the pattern knows, what may stand before a number or after it
+ALPHABET = "0123456789" * 3 + "\u0663\u0664\u0967" + ",., \u00a0\u202f\u2009" * 2 + "-_aZé\u00b2\n+$%/"
+
+
+def spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+# numbers as printed and misprinted: runs of one to five digits between separators and words
+PIECES = st.lists(st.sampled_from(["1", "12", "123", "1234", "12345", ",", ".", " ", "\u00a0", "\u2009", "-", "a", "x ",
+                                   "\u0663\u0664", "_"]), max_size=14).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=40) | PIECES)
+@example("Synthetic claim 7502 is 589,824 B/token.")
+@example("128 000 tokens, 1,024 layers, 3.5 GB; 12345 x4 a1 .5 ,7 1.2.3 v2 8 128-token 1 000 000 000 000 1")
+@example("a1,234 _5 .6 ,7 x8 é9 \u00b23 \u0663,456 ١٢٣")
+@example("1234,567 1,2345 12,34 1 2345 1234 567 1 234 567 890 123 456")
+def test_the_pattern_finds_what_the_pattern_it_replaced_found(text):
+    assert spans(DIGITS, text) == spans(BEFORE, text)
+    for pos in range(len(text) + 1):  # the finder's DIGITS.match(text, pos): what stands before pos counts
+        a, b = DIGITS.match(text, pos), BEFORE.match(text, pos)
+        assert (a and a.span()) == (b and b.span()), (text, pos)
+        a, b = DIGITS.search(text, pos), BEFORE.search(text, pos)
+        assert (a and a.span()) == (b and b.span()), (text, pos)
+
+
+def test_a_number_is_not_read_from_inside_a_word_or_another_number():
+    assert [m.group() for m in DIGITS.finditer("v2 x4 a1,000 1.5.6 7,8 9")] == ["9"]
+    assert [m.group() for m in DIGITS.finditer("196,608 and 128 000 and 0.33")] == ["196,608", "128 000", "0.33"]
