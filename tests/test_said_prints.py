@@ -295,3 +295,10 @@ def test_the_answers_worked_out_where_a_record_is_read_are_the_checks_own():
     for odd in ({**data, "said": "y" * (MAX_SENTENCE + 1), "also_said": []}, {**data, "figure": "lots of GB"},
                 {**data, "figure": "5" * (MAX_FIGURE + 1) + " B"}, {**data, "figure": 5}, ["not", "a", "mapping"]):
         assert said.answers(odd) == {}
+
+
+@given(st.text(alphabet=st.sampled_from("0123456789, .\u00a0\u202f\u2009\u2007\t\u0663aé"), max_size=30))
+def test_the_digits_ungrouped_are_what_the_pattern_of_separators_leaves(text):
+    """The quick reading takes a number's grouping out by two replaces where the text is ASCII, and by
+    the pattern elsewhere: the same text either way (a figure-space or a tab is not a separator)."""
+    assert said._ungrouped(text) == said._UNGROUPED.sub("", text)

@@ -66,6 +66,13 @@ _SLASH = re.compile(r"(?<![\d/])(\d+)/(\d+)(?![\d/])")
 _COUNTED_ASIDE = ("date", "heading")
 
 
+def _ungrouped(text: str) -> str:
+    """``text`` without the separators a number's digits are grouped by (``_UNGROUPED``): in ASCII
+    text only the comma and the space can be among them, taken out by two replaces (a fifth of the
+    pattern's time)."""
+    return text.replace(",", "").replace(" ", "") if text.isascii() else _UNGROUPED.sub("", text)
+
+
 def missing(sentence: str, figure: Figure, *, rounded: bool = False) -> str | None:
     """None when ``sentence`` prints ``figure``'s number; else what it prints instead, for the message
     ("prints 999,999 bytes per token", "prints no number"). ``rounded``: a rounding of the figure at the
@@ -117,11 +124,11 @@ def answers(data: object) -> dict[Asked, str | None]:
 def _at_once(text: str, figure: Figure) -> bool:
     """The figure's digits, standing alone in the sentence: the common case, without the finder."""
     plain = figure.number.replace(",", "").lstrip("+-−")
-    if plain not in _UNGROUPED.sub("", text) or _ANYWHERE_FOUND.search(text):
+    if plain not in _ungrouped(text) or _ANYWHERE_FOUND.search(text):
         return False
     for match in DIGITS.finditer(text):
         start, end = match.span()
-        if _UNGROUPED.sub("", match.group()) != plain or _SCALED.match(text, end) or _ARXIV.fullmatch(match.group()):
+        if _ungrouped(match.group()) != plain or _SCALED.match(text, end) or _ARXIV.fullmatch(match.group()):
             continue
         before = text[max(0, start - 24):start].rstrip()
         last = before.rsplit(None, 1)[-1] if before else ""
