@@ -217,3 +217,50 @@ def test_the_three_walks_of_claims_take_the_same_records(tmp_path):
     assert plain is not None and [str(tmp_path / rel) for rel, _ in plain] == walked  # the same order too
     assert sorted(Path(p).relative_to(tmp_path / "claims").as_posix() for p in walked) == [
         ".x.yaml", "a-b/c.yaml", "a/c.yaml", "t/x..yml", "t/x.yaml"]
+
+
+def test_a_claims_dependence_is_shared_only_for_the_very_trees_values_and_what_classify_reads(monkeypatch):
+    """``dependence.analyse`` with a run's memory: one Dependence for claims whose steps, input values
+    (the very objects), input kinds, upstream bases, citations and measurement agree; each answer is
+    the one it gets with no memory."""
+    from fractions import Fraction
+    from types import SimpleNamespace as NS
+
+    from workings import dependence, expr, units
+
+    steps = (NS(name="per", tree=expr.parse("a * b")), NS(name="total", tree=expr.parse("per * 1")))
+    a, b = units.quantity(Fraction(3), "B"), units.quantity(Fraction(5))
+    known: dict = {}
+    measured_now = [False]
+    monkeypatch.setattr(dependence, "_measured", lambda measurements, pairs, steps_: measured_now[0])
+
+    def claim(kinds=("source", "literal")):
+        inputs = [NS(name=n, kind=k, claim="up/x" if k == "claim" else None) for n, k in zip("ab", kinds)]
+        return NS(compute=steps, check_tree=None, check=None, inputs=inputs, label="derived")
+
+    answers = []
+
+    def analyse(c, env, *, upstream=None, cites=()):
+        before = len(known)
+        values = {**env, "per": a * b, "total": a * b}
+        got = dependence.analyse(c, env, values, upstream=upstream or {}, cites=cites, known=known)
+        alone = dependence.analyse(c, env, values, upstream=upstream or {}, cites=cites)
+        assert got == alone
+        answers.append((len(known) > before, got.basis))
+        return got
+
+    env = {"a": a, "b": b}
+    first = analyse(claim(), env)
+    assert analyse(claim(), dict(env)) is first  # the very same: one Dependence
+    analyse(claim(), {"a": units.quantity(Fraction(3), "B"), "b": b})  # equal, not the same
+    analyse(claim(kinds=("literal", "literal")), env)  # other kinds
+    analyse(claim(kinds=("claim", "literal")), env, upstream={"up/x": "recomputed"})  # a claim input...
+    analyse(claim(kinds=("claim", "literal")), env, upstream={"up/x": "assumptions-only"})  # ...of another basis
+    stating = NS(source="s", passage_id="p", states=True)
+    analyse(claim(kinds=("literal", "literal")), env, cites=(stating,))  # a cited passage states it
+    analyse(claim(kinds=("literal", "literal")), env, cites=(NS(source="s", passage_id="p", states=False),))
+    measured_now[0] = True
+    analyse(claim(kinds=("literal", "literal")), env)  # a measurement agrees
+    assert answers == [(True, "recomputed"), (False, "recomputed"), (True, "recomputed"),
+                       (True, "assumptions-only"), (True, "recomputed"), (True, "assumptions-only"),
+                       (True, "restated"), (True, "assumptions-only"), (True, "measured")]

@@ -128,6 +128,30 @@ def test_a_shared_part_is_encoded_once_and_its_text_is_not_pickled(tmp_path):
     assert again == report.claims[4] and jsonline.claim_line(again) == plain(report.claims[4])
 
 
+def test_a_shared_step_and_dependence_are_encoded_once_and_their_texts_are_not_pickled(tmp_path, monkeypatch):
+    root = tmp_path / "gen"
+    monkeypatch.setattr(bench, "CONFIGS", 2)  # 4 chains of 10 claims on 2 configs: each figure computed twice
+    bench.make_ledger(root, 40, "b")
+    report = engine.verify(root)
+    seen: dict = {}
+    pair = None
+    for claim in report.claims:  # two claims that compute a step alike: one StepResult and one Dependence
+        for step in claim.steps:
+            if id(step) in seen and seen[id(step)].dependence is claim.dependence:
+                pair = (seen[id(step)], claim, step)
+            seen.setdefault(id(step), claim)
+    assert pair is not None
+    first, second, step = pair
+    assert jsonline.claim_line(first) == plain(first)
+    kept = (step.__dict__["_json"], first.dependence.__dict__["_json"])
+    assert jsonline.claim_line(second) == plain(second)  # made from what the first line kept
+    assert (jsonline.step(step), jsonline.dependence(second.dependence)) == kept
+    assert all(a is b for a, b in zip(kept, (step.__dict__["_json"], second.dependence.__dict__["_json"])))
+    again = pickle.loads(pickle.dumps(second, protocol=5))
+    assert all("_json" not in s.__dict__ for s in again.steps) and "_json" not in again.dependence.__dict__
+    assert again == second and jsonline.claim_line(again) == plain(second)
+
+
 def test_a_field_that_is_not_what_its_type_says_is_written_as_json_dumps_writes_it():
     base = dict(id="x/y", group="x", file="claims/x/y.yaml", line=3, said="s", label="derived", figure="1",
                 check=None, status="verified", reason="r")

@@ -52,7 +52,7 @@ from .frozen import frozen
 from . import expr, units
 from .errors import LedgerError
 from .figures import round_step
-from .report import BASES  # noqa: F401 - the one list, kept with the Report that carries it
+from .report import BASES, _without_memos  # noqa: F401 - the one list, kept with the Report that carries it
 SOURCED = ("recomputed", "restated", "measured")  # a claim of these bases is a sourced input for others
 ASSUMED_LABELS = ("estimate", "bound")  # may rest on stated assumptions only and still be verified
 
@@ -74,6 +74,8 @@ class Dependence:
     def to_dict(self) -> dict:
         return {"basis": self.basis, "sourced": list(self.sourced), "assumed": list(self.assumed),
                 "unused": list(self.unused), "stating": list(self.stating)}
+
+    __getstate__ = _without_memos  # its JSON text (``jsonline.dependence``) is made again where needed
 
 
 def depends_on(steps, env: dict, inputs, outputs) -> frozenset[str]:
@@ -554,20 +556,42 @@ def analyse(claim, env: dict, values: dict, *, upstream: dict, cites=(), measure
     evaluated, ``upstream`` each claim input's basis, ``measurements`` the ledger's measurements of
     this claim and ``steps`` its StepResults. ``known``: a run's memory of ``depends_on`` (``held``)."""
     pairs = [(step.name, step.tree) for step in claim.compute]
+    inputs = {item.name: item.kind for item in claim.inputs}
+    bases = {i.name: upstream.get(i.claim) for i in claim.inputs if i.kind == "claim"}
+    measured = _measured(measurements, pairs, steps)
+    if known is not None and pairs and claim.check_tree is None:  # its output: the last step
+        # the whole answer, once per run for the very trees and values (as ``held``) and what
+        # ``classify`` reads beside them: the inputs' kinds, the upstream bases, the citations
+        # (which of them state the figure) and whether a measurement agrees
+        trees = tuple(tree for _, tree in pairs)
+        objects = trees + tuple(env.values())
+        key = ("analyse", claim.label, claim.check is None, tuple(inputs.items()), tuple(bases.items()),
+               tuple((c.source, c.passage_id, bool(getattr(c, "states", False))) for c in cites), measured,
+               tuple(name for name, _ in pairs), tuple(env), *map(id, objects))
+        got = known.get(key)
+        if got is not None:  # its entry holds the objects of the ids in its key: no other object has them
+            found: Dependence = got[2]
+            return found
+        found = _analysed(claim, pairs, env, values, inputs, bases, cites, measured,
+                          held(known, pairs, env, list(inputs), pairs[-1][0]), [pairs[-1][0]])
+        if len(known) >= 65536:
+            known.clear()
+        known[key] = (None, objects, found)
+        return found
     if claim.check_tree is not None:
         outputs = [expr.parse(text) for text in check_sides(claim.check_tree)]
     else:
         outputs = [pairs[-1][0]] if pairs else []
-    inputs = {item.name: item.kind for item in claim.inputs}
-    if known is not None and pairs and claim.check_tree is None:  # its output: the last step
-        dependent = held(known, pairs, env, list(inputs), pairs[-1][0])
-    else:
-        dependent = depends_on(pairs, env, list(inputs), outputs)
+    return _analysed(claim, pairs, env, values, inputs, bases, cites, measured,
+                     depends_on(pairs, env, list(inputs), outputs), outputs)
+
+
+def _analysed(claim, pairs, env: dict, values: dict, inputs: dict, bases: dict, cites, measured: bool,
+              dependent: frozenset, outputs: list) -> Dependence:
     last = values.get(pairs[-1][0]) if pairs else None
     return classify(label=claim.label, kinds=inputs, dependent=dependent,
                     restated=lambda name: claim.check is None and restates(pairs, env, name, outputs[0], last),
-                    upstream={i.name: upstream.get(i.claim) for i in claim.inputs if i.kind == "claim"},
-                    cites=cites, measured=_measured(measurements, pairs, steps))
+                    upstream=bases, cites=cites, measured=measured)
 
 
 def check_sides(tree) -> list[str]:

@@ -26,7 +26,7 @@ from .errors import LedgerError, Problem
 from .figures import format_number, read_figure
 from .frozen import frozen
 from .loader import BadRecord, Ledger
-from .models import GRADES, Claim, Erratum, Input
+from .models import GRADES, Claim, Erratum, Input, Step
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
 from .sources import number_value
 
@@ -321,7 +321,7 @@ class _Evaluation:
                 self.problem("error", f"step {step.name!r}: {exc}", "compute", step.name)
                 return self.finish("error", None), None
             env[step.name] = value
-            self.steps.append(StepResult(name=step.name, expression=step.text, result=_quantity(value)))
+            self.steps.append(self.step_result(step, value))
         # what the value is computed from decides whether anything backs it (dependence.py)
         self.dependence = dependence.analyse(
             claim, inputs_env, dict(env), cites=self.cites, steps=self.steps,
@@ -355,6 +355,21 @@ class _Evaluation:
             self.stepped.clear()
         self.stepped[key] = (tree, held, value)  # held: their ids stay their own while the entry is here
         return value
+
+    def step_result(self, step: Step, value: units.Value) -> StepResult:
+        """The StepResult of ``step`` computing ``value``, once per run for its name, its text and the
+        very value: claims that compute a step alike (``step``) share it, which is frozen and a
+        function of those alone."""
+        key = ("step_result", step.name, step.text, id(value))
+        known = self.stepped.get(key)
+        if known is not None:  # its entry holds the value: no other object has its id
+            shared: StepResult = known[2]
+            return shared
+        made = StepResult(name=step.name, expression=step.text, result=_quantity(value))
+        if len(self.stepped) >= 65536:
+            self.stepped.clear()
+        self.stepped[key] = (None, (value,), made)
+        return made
 
     def resolve(self, item: Input) -> units.Value:
         """An input's value, and its InputResult appended. A literal or source input is decided by its

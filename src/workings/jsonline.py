@@ -63,8 +63,11 @@ def input_result(i: InputResult) -> str:
 
 
 def step(s: StepResult) -> str:
-    return (f'{{"expression":{_e(s.expression)},"line":{value(s.line)},"name":{_e(s.name)},'
-            f'"result":{quantity(s.result)}}}')
+    made = s.__dict__.get("_json")  # once per StepResult: records that compute a step alike share one
+    if made is None:
+        made = s.__dict__["_json"] = (f'{{"expression":{_e(s.expression)},"line":{value(s.line)},'
+                                      f'"name":{_e(s.name)},"result":{quantity(s.result)}}}')
+    return made
 
 
 def comparison(c: Comparison | None) -> str:
@@ -77,8 +80,12 @@ def comparison(c: Comparison | None) -> str:
 def dependence(d: Dependence | None) -> str:
     if d is None:
         return "null"
-    return (f'{{"assumed":{_texts(d.assumed)},"basis":{_e(d.basis)},"sourced":{_texts(d.sourced)},'
-            f'"stating":{_texts(d.stating)},"unused":{_texts(d.unused)}}}')
+    made = d.__dict__.get("_json")  # once per Dependence: claims that compute alike share one (``dependence.analyse``)
+    if made is None:
+        made = d.__dict__["_json"] = (f'{{"assumed":{_texts(d.assumed)},"basis":{_e(d.basis)},'
+                                      f'"sourced":{_texts(d.sourced)},"stating":{_texts(d.stating)},'
+                                      f'"unused":{_texts(d.unused)}}}')
+    return made
 
 
 def _texts(items) -> str:

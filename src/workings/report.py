@@ -95,6 +95,8 @@ class StepResult:
         return {"name": self.name, "expression": self.expression,
                 "result": self.result.to_dict() if self.result else None, "line": self.line}
 
+    __getstate__ = _without_memos
+
 
 @frozen(kw_only=True)
 class InputResult:
