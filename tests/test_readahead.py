@@ -109,6 +109,42 @@ def test_every_outcome_is_checked_once_in_place_and_the_child_reads_ahead(small)
     assert _no_child_left()
 
 
+def test_what_the_child_s_outcomes_share_comes_once_a_frame_and_apart_from_the_rest(small):
+    """The child sends its outcomes a frame (a marshal list, about 64 KB) at a time: text two records
+    share (keys, repeated lines) is loaded as one object, and nothing mutable is shared between them."""
+    parent = os.getpid()
+    line = "inputs: " + "x" * 60  # one object in the child, as its memory of lines shares them
+
+    def read(index):
+        return ("doc", {"line": line, "index": index, "list": [index]})
+
+    results, from_child = readahead.outcomes(600, _late(read, parent), _slowly(lambda i, o: o, 0.001), jobs=2)
+    assert from_child > 100
+    assert all(results[i] == ("doc", {"line": line, "index": i, "list": [i]}) for i in range(600))
+    came = [results[i][1] for i in range(from_child)]
+    assert len({id(d["line"]) for d in came}) < from_child / 10  # one per frame, not one per outcome
+    assert len({id(d["list"]) for d in came}) == len({id(d) for d in came}) == from_child
+    assert _no_child_left()
+
+
+def test_a_frame_with_an_outcome_marshal_cannot_carry_gives_the_rest(small):
+    parent = os.getpid()
+
+    here = []
+
+    def read(index):
+        if os.getpid() == parent:
+            here.append(index)
+        elif index % 5 == 1:
+            return ("doc", {1, 2}.__iter__())  # nothing marshal carries, among outcomes it carries
+        return _value(index)
+
+    results, from_child = readahead.outcomes(300, _late(read, parent), _slowly(lambda i, o: o), jobs=2)
+    assert from_child > 20
+    assert all(_same(results[i], _value(i)) for i in range(300))
+    assert [i for i in here if i < from_child] == [i for i in range(from_child) if i % 5 == 1]  # those alone
+
+
 def test_a_record_the_child_cannot_read_is_read_here(small):
     parent = os.getpid()
 
