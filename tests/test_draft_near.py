@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from workings import verify
 from workings.cli import main
@@ -260,3 +262,30 @@ def test_check_draft_cli_without_a_ledger_folder_is_exit_2(tmp_path):
     draft.write_text("It holds 5 GB.\n")
     result = CliRunner().invoke(main, ["check-draft", str(draft), "--root", str(tmp_path)])
     assert result.exit_code == 2 and "no claims/ or ledger/sources/ here" in result.output
+
+
+_SEGMENT = st.sampled_from(["c1", "c10", "c1.x", "a", "a.b", "kv", "kv-x", "x_y", "c"])
+
+
+@given(
+    names=st.lists(
+        st.tuples(
+            st.lists(_SEGMENT, min_size=1, max_size=3),
+            st.sampled_from([".yaml", ".yml", ".YAML", ".yaml.yml"])),
+        max_size=30),
+    shuffled=st.booleans())
+def test_the_records_a_claim_id_names_are_those_a_map_of_every_path_gives(names, shuffled):
+    """``near._records_of``: bisection in the walk's sorted paths finds, for any id, the paths a map of
+    every path's id (``_path_id``) lists, in the walk's order; paths not in that order take the map."""
+    top = os.path.join(os.sep, "ledger", "claims")
+    paths = sorted({os.path.join(top, *folders[:-1], folders[-1] + suffix) for folders, suffix in names})
+    if shuffled:
+        paths.reverse()
+    files = [(p, True) for p in paths]
+    by_id: dict[str, list[str]] = {}
+    for p in paths:
+        by_id.setdefault(near._path_id(p, len(top) + 1), []).append(p)
+    records_of = near._records_of(top, files)
+    asked = set(by_id) | {"c1", "c1/c10", "a.b", "a/a.b", "kv/c1.x", "c"}
+    for claim_id in sorted(asked):
+        assert records_of(claim_id) == by_id.get(claim_id, []), claim_id

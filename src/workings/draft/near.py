@@ -24,9 +24,13 @@ gives), and evaluated; the verdicts are check-draft's own over those claims (``d
 
 from __future__ import annotations
 
+import bisect
+import operator
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple, Optional, Protocol
 
@@ -278,10 +282,7 @@ class Neighbourhood:
         return list(evaluate_ledger(ledger).claims)
 
     def _load(self, ledger: Ledger, files: list[tuple[str, bool]], wanted: set[str]) -> list[Claim]:
-        by_id: dict[str, list[str]] = {}
-        prefix = len(str(self.root / CLAIMS_DIR)) + 1
-        for name, _ in files:  # in the walk's order, as the scan's entries
-            by_id.setdefault(_path_id(name, prefix), []).append(name)
+        records_of = _records_of(str(self.root / CLAIMS_DIR), files)
         pending, done, loaded = sorted(wanted, key=Path), set(), []  # in Path order, as before
         while pending:
             path = pending.pop()
@@ -296,9 +297,35 @@ class Neighbourhood:
             # what it rests on; and, for an ``id:`` record, the record whose path gives that id
             # (the path's record keeps the id: see loader._keep_unique_claims)
             for other in [i.claim for i in claim.inputs if i.kind == "claim" and i.claim] + [claim.id]:
-                pending.extend(p for p in by_id.get(other, ()) if p not in done)
+                pending.extend(p for p in records_of(other) if p not in done)
         wanted |= done
         return loaded
+
+
+def _records_of(top: str, files: list[tuple[str, bool]]) -> Callable[[str], list[str]]:
+    """The records whose path gives a claim id (``_path_id``), in the walk's order: found by
+    bisection in the walk's sorted paths, so that loading a draft's few dozen claims costs what they
+    do, not a map of every record (a hundredth of a second at 10,000 records). A path gives ``id``
+    when it is ``top``, the separator, ``id`` with its folders, a dot and a suffix with no dot."""
+    names = [name for name, _ in files]
+    if not all(map(operator.lt, names, islice(names, 1, None))):  # not the walk's sorted order: a map, as before
+        prefix = len(top) + 1
+        by_id: dict[str, list[str]] = {}
+        for name in names:
+            by_id.setdefault(_path_id(name, prefix), []).append(name)
+        return lambda claim_id: by_id.get(claim_id, [])
+
+    def records_of(claim_id: str) -> list[str]:
+        head = f"{top}{os.sep}{claim_id.replace('/', os.sep)}."
+        found = []
+        at = bisect.bisect_left(names, head)
+        while at < len(names) and names[at].startswith(head):
+            if "." not in names[at][len(head):]:
+                found.append(names[at])
+            at += 1
+        return found
+
+    return records_of
 
 
 def _aligned(entries: list[Entry], found: Found, memory: Words | None = None) -> set[str]:
