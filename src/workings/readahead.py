@@ -5,9 +5,9 @@ data) is about two thirds of loading them and a quarter of a cold verify; checki
 (``Claim.from_document``) is the rest of loading. Where this process may use a second processor
 and there are at least ``MIN_RECORDS`` records, ``outcomes`` forks one child (``os.fork``: it
 starts with the list of paths and everything imported, nothing copied) that reads and parses the
-records from the first on and sends each one's outcome back through a pipe, in order, each as
-``marshal`` bytes (plain data only: the types are kept exactly, an integer key stays one, and loading
-it runs no code). Meanwhile this process checks each outcome as it arrives and, whenever nothing has
+records from the first on and sends each one's outcome back through a pipe, in order, in frames of
+``marshal`` bytes, each a list of outcomes (plain data only: the types are kept exactly, an integer
+key stays one, and loading it runs no code; what two outcomes of a frame share is written once). Meanwhile this process checks each outcome as it arrives and, whenever nothing has
 arrived, reads, parses and checks a record itself, from the last one back. Where the two meet, the
 child is stopped. Neither waits for the other, so the split follows whichever is faster on the day.
 
