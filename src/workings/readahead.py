@@ -7,8 +7,9 @@ and there are at least ``MIN_RECORDS`` records, ``outcomes`` forks one child (``
 starts with the list of paths and everything imported, nothing copied) that reads and parses the
 records from the first on and sends each one's outcome back through a pipe, in order, in frames of
 ``marshal`` bytes, each a list of outcomes (plain data only: the types are kept exactly, an integer
-key stays one, and loading it runs no code; what two outcomes of a frame share is written once). Meanwhile this process checks each outcome as it arrives and, whenever nothing has
-arrived, reads, parses and checks a record itself, from the last one back. Where the two meet, the
+key stays one, and loading it runs no code; what two outcomes of a frame share is written once).
+Meanwhile this process checks each outcome as it arrives and, whenever nothing has arrived, reads,
+parses and checks a record itself, from the last one back. Where the two meet, the
 child is stopped. Neither waits for the other, so the split follows whichever is faster on the day.
 
 The child is only a reader ahead: an outcome it could not give (a bug, a value ``marshal`` cannot
