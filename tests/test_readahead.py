@@ -235,6 +235,31 @@ def test_meanwhile_runs_once_here_after_the_fork_and_before_any_check(small, mon
         assert events == ["fork"] * (jobs - 1) + ["meanwhile"] + ["check"] * 5  # the fork asked, refused
 
 
+def test_a_full_pipe_does_not_stop_the_child_reading_ahead(small, tmp_path):
+    """While this process does its own work (``meanwhile``: the sources, pint) it takes no outcome;
+    the child goes on reading though its outcomes are more than the pipe holds (4 MB here; the
+    child asks for a 1 MiB pipe), keeping the frames the pipe has no room for, and every one comes
+    whole and in order. (A child that waited for room read 10 of these 40 records, then waited.)"""
+    parent, reached = os.getpid(), tmp_path / "reached"
+
+    def read(index):
+        if os.getpid() != parent:
+            reached.write_text(str(index))
+        return ("doc", {"index": index, "pad": f"{index:07d}" * 15000})  # about 100 KB an outcome
+
+    def meanwhile():
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (reached.exists() and reached.read_text() == "39"):
+            time.sleep(0.005)
+        seen.append(reached.read_text() if reached.exists() else "")
+
+    seen: list[str] = []
+    results, from_child = readahead.outcomes(40, read, lambda i, o: o, jobs=2, meanwhile=meanwhile)
+    assert seen == ["39"]  # the child read the last record before this process checked any
+    assert from_child == 40 and all(results[i] == read(i) for i in range(40))
+    assert _no_child_left()
+
+
 def test_a_failure_meanwhile_stops_and_reaps_the_child(small):
     def failing():
         raise ValueError("a bug in the sources")

@@ -41,6 +41,7 @@ import marshal
 import os
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -248,6 +249,8 @@ def _fork(count: int, read: Callable[[int], Any], flush: int = _BATCH) -> tuple[
             pass
         items: list[Any] = []
         per_frame = 1 if flush <= 0 else 8  # outcomes in the next frame: about ``flush`` bytes' worth
+        unsent: deque[memoryview] = deque()  # frames the pipe had no room for yet (``_send``)
+        os.set_blocking(writer, False)
         for index in range(count):
             try:
                 items.append(read(index))
@@ -255,14 +258,33 @@ def _fork(count: int, read: Callable[[int], Any], flush: int = _BATCH) -> tuple[
                 items.append(None)
             if len(items) >= per_frame or index == count - 1:
                 data = _frame(items)
-                view = memoryview(len(data).to_bytes(_HEADER, "little") + data)
-                while view:
-                    view = view[os.write(writer, view):]
+                unsent.append(memoryview(len(data).to_bytes(_HEADER, "little") + data))
+                _send(writer, unsent, last=index == count - 1)
                 if flush > 0:
                     per_frame = max(1, min(4096, flush * len(items) // max(1, len(data))))
                 items = []
     finally:
         os._exit(0)  # never the parent's exit handlers or buffered output
+
+
+def _send(writer: int, unsent: deque[memoryview], *, last: bool) -> None:
+    """Write the child's frames in order, as far as the pipe takes them now; ``last``: all of them,
+    waiting for room. A full pipe never stops the child reading: while this process loads the sources
+    and imports pint (about 0.15 s at 10,000 claims) it took no outcome, and the child, blocked once
+    the pipe held about 1,400 records' (1 MiB, the most a pipe is given unprivileged), waited out the
+    rest of that time instead of reading ahead; the frames wait in its memory instead (at most what
+    it reads, about 8 MB at 10,000 claims)."""
+    if last:
+        os.set_blocking(writer, True)
+    while unsent:
+        try:
+            written = os.write(writer, unsent[0])
+        except BlockingIOError:  # the pipe is full: the next record is read, and this tried again then
+            return
+        if written < len(unsent[0]):
+            unsent[0] = unsent[0][written:]
+        else:
+            unsent.popleft()
 
 
 def _frame(items: list[Any]) -> bytes:
