@@ -345,6 +345,8 @@ def test_a_cycle_is_recomputed_every_run_and_reported_as_cold(tmp_ledger, tmp_pa
 
 def test_the_warm_verify_path_imports_nothing_heavy(generated, tmp_path):
     code = ("import sys, runpy; sys.argv=['workings','verify','--root',sys.argv[1]];\n"
+            "import workings.ending as ending\n"
+            "ending.end = lambda exit: None  # ends as always: looked at after\n"
             "try:\n runpy.run_module('workings', run_name='__main__')\n"
             "except SystemExit as e:\n"
             " heavy=[m for m in ('torch','huggingface_hub','requests','jinja2') if m in sys.modules]\n"

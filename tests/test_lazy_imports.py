@@ -29,6 +29,8 @@ from workings.draft.text import paragraphs
 
 REPO = Path(__file__).resolve().parent.parent
 PROBE = ("import runpy, sys\nsys.argv = ['workings', *sys.argv[1:]]\n"
+         "import workings.ending as ending\n"
+         "ending.end = lambda exit: None  # ends as always: looked at after\n"
          "try:\n    runpy.run_module('workings', run_name='__main__')\nexcept SystemExit:\n    pass\n"
          "print('loaded:', sorted(m for m in ('workings.draft.equations', 'workings.draft.identity')"
          " if m in sys.modules), file=sys.stderr)\n")
@@ -48,6 +50,8 @@ def test_verify_imports_neither_equations_nor_identity(tmp_path):
 
 
 PINT_PROBE = ("import runpy, sys\nsys.argv = ['workings', *sys.argv[1:]]\n"
+              "import workings.ending as ending\n"
+              "ending.end = lambda exit: None  # ends as always: looked at after\n"
               "try:\n    runpy.run_module('workings', run_name='__main__')\nexcept SystemExit as e:\n    code = e.code\n"
               "print('pint loaded:', 'pint' in sys.modules, 'exit', code, file=sys.stderr)\n")
 

@@ -109,6 +109,8 @@ def test_check_draft_imports_the_atomic_writer_only_to_write(repo_copy, tmp_path
 
     probe = ("import runpy, sys\nimport workings.draft.scanmemo as memo\nmemo.RACY_NS = 0  # the copy's records count as settled\n"
              "sys.argv = ['workings', *sys.argv[1:]]\n"
+             "import workings.ending as ending\n"
+             "ending.end = lambda exit: None  # ends as always: looked at after\n"
              "try:\n    runpy.run_module('workings', run_name='__main__')\nexcept SystemExit:\n    pass\n"
              "print('atomic imported:', 'workings.atomic' in sys.modules, file=sys.stderr)\n")
     article = str(repo_copy / ARTICLE)

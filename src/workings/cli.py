@@ -71,6 +71,19 @@ def main() -> None:
     Every command exits 70 on a bug in workings (with its traceback), never 1 or 2."""
 
 
+def run() -> None:
+    """The program (the ``workings`` command, ``python -m workings``): ``main``, then the process ends
+    without the interpreter's teardown (``ending``)."""
+    from . import ending
+
+    ending.start()
+    try:
+        main()  # click's standalone mode: every way out is a SystemExit, but an exception it lets through
+    except SystemExit as exc:
+        ending.end(exc)  # returns only where the process must exit as Python always does
+        raise
+
+
 def _say(*lines: object, err: bool = False) -> None:
     """Print lines made safe for a terminal and a CI log (``safetext``): record text and file
     names reach here, and none of them may move the cursor or forge a line."""

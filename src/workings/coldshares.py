@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from . import readahead
+from . import ending, readahead
 from .engine import (Cited, _Done, _sources, _upstream_sources, _with_links, bad_result, evaluate_ledger, problems_of,
                      split_batches, users)
 from .report import ClaimResult
@@ -41,7 +41,10 @@ def verify(root: str | os.PathLike[str], *, jobs: int | None = None) -> Verified
     from .loader import load_ledger
 
     with paused():  # as engine.verify: few cycles are built
-        return verified(load_ledger(root, jobs=jobs), jobs=jobs)
+        ledger = load_ledger(root, jobs=jobs)
+        made = verified(ledger, jobs=jobs)
+        ending.keep(ledger)  # the program ends without freeing it, record by record (``ending``)
+        return made
 
 
 def verified(ledger: Ledger, *, jobs: int | None = None) -> Verified:
