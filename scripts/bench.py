@@ -39,7 +39,10 @@ evaluates a claim pays (one that finds every result in its cache does not import
 repository's ledger is verified cold, again with nothing changed, and again after one claim's
 record changed; then ``show`` of one claim and a warm ``check-draft`` of the KV article run on it
 (``bench_repository``), each against the floor: what those two commands cost before 10,000 claims
-are added, beside their rows at 10,000.
+are added, beside their rows at 10,000. Each of those three commands has a row of its imports
+alone: a process that does what the floor does, imports every module the command imported, in its
+order, runs nothing and ends as workings ends (``imports_alone``). The command cannot cost less than
+that row without importing less, whatever its own work comes to.
 
 Bytecode: by default each command runs as this Python is set up. Where PYTHONDONTWRITEBYTECODE=1
 is set (as on the development machine), workings' own modules are compiled from source at every
@@ -257,12 +260,43 @@ def bench_ledger(n: int, variant: str, runs: int, only: set[str]) -> dict[str, t
     return rows
 
 
+# Runs a command in this process as ``workings`` would (its end left out: ``ending``), then writes the
+# names of the modules it imported, in the order they were imported, to the file named first.
+_LIST_IMPORTS = """import sys
+out, sys.argv = sys.argv[1], ["workings", *sys.argv[2:]]
+from workings import cli, ending
+ending.end = lambda exit: None
+try:
+    cli.run()
+except SystemExit:
+    pass
+with open(out, "w", encoding="utf-8") as listed:
+    listed.write("\\n".join(name for name, module in list(sys.modules.items()) if module is not None))
+"""
+
+
+def imports_of(args: list[str], listing: Path) -> list[str]:
+    """The modules ``workings ARGS`` imports in its own process (not in those it forks), in order:
+    the command run once, untimed, by a Python that then lists ``sys.modules``."""
+    run_once([sys.executable, "-c", _LIST_IMPORTS, str(listing), *args], ok=(0, 1), count=False)
+    return [name for name in listing.read_text(encoding="utf-8").split("\n") if name and name != "__main__"]
+
+
+def imports_alone(names: list[str]) -> list[str]:
+    """A process that does what the floor does, then imports ``names`` in their order, runs nothing and
+    ends as workings ends (``os._exit``, no teardown): what a command costs before it reads a record.
+    A command that imports those modules cannot cost less than this without importing less."""
+    return [sys.executable, "-c", "import os, yaml\nfrom workings import units\nunits.registry()\n"
+            f"for name in {names!r}:\n    __import__(name)\nos._exit(0)\n"]
+
+
 def bench_repository(runs: int) -> list[tuple[str, Run]]:
     """verify on a copy of this repository's ledger: cold (``--no-cache``, as CI's first run on a
     clean clone costs about the same); with its cache filled and nothing changed (an editor's run
     again: no unit is parsed, pint is not imported); and after one claim's record changed. Then show
     of one claim and check-draft of the KV article (its scan's memory warm) on the same ledger: what
-    the generated ledgers' rows of those two commands cost before any claim is added to it."""
+    the generated ledgers' rows of those two commands cost before any claim is added to it. After
+    each command's rows, its imports alone (``imports_of``, ``imports_alone``)."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="workings-bench-repo-") as tmp:
         os.environ["WORKINGS_CACHE_DIR"] = f"{tmp}/cache"
@@ -270,6 +304,7 @@ def bench_repository(runs: int) -> list[tuple[str, Run]]:
         root = Path(tmp) / "ledger"
         shutil.copytree(REPO / "claims", root / "claims")
         shutil.copytree(REPO / "ledger", root / "ledger")
+        listing = Path(tmp) / "imported.txt"
         verify = workings("verify", "--quiet", "--root", str(root), "--json", f"{tmp}/r.json")
         rows.append(("verify, this repository's ledger (cold):", best([*verify, "--no-cache"], runs)))
         run_once(verify, count=False)  # fills the cache
@@ -281,13 +316,17 @@ def bench_repository(runs: int) -> list[tuple[str, Run]]:
             claim.write_text(f"{original}\n# edited {time.time_ns()}\n")
 
         rows.append(("  again, one claim's record changed:", best(verify, runs, before=touch)))
+        rows.append(("  its imports alone (cold), nothing run:",
+                     best(imports_alone(imports_of([*verify[3:], "--no-cache"], listing)), runs)))
         written_at = time.time()  # the last change to a record
-        rows.append(("show one claim, this repository's ledger:",
-                     best(workings("show", REPO_SHOWN, "--root", str(root)), runs)))
+        show = workings("show", REPO_SHOWN, "--root", str(root))
+        rows.append(("show one claim, this repository's ledger:", best(show, runs)))
+        rows.append(("  its imports alone, nothing run:", best(imports_alone(imports_of(show[3:], listing)), runs)))
         time.sleep(max(0.0, written_at + 2.1 - time.time()))  # a record written in the last 2 s is not remembered
         check = workings("check-draft", str(root / ARTICLE), "--root", str(root))
         run_once(check, ok=(0, 1), count=False)  # writes its scan's memory
         rows.append(("check-draft, this repository's ledger (warm):", best(check, runs, ok=(0, 1))))
+        rows.append(("  its imports alone, nothing run:", best(imports_alone(imports_of(check[3:], listing)), runs)))
     return rows
 
 

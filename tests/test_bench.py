@@ -39,9 +39,11 @@ def test_bench_runs_every_command_at_a_small_size():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "x the floor" in done.stdout
     for row in ("this repository's ledger (cold)", "again, nothing changed", "again, one claim's record changed",
-                "show one claim, this repository's ledger", "check-draft, this repository's ledger (warm)"):
+                "its imports alone (cold)", "show one claim, this repository's ledger",
+                "check-draft, this repository's ledger (warm)"):
         assert re.search(rf"^.*{re.escape(row)}[^:]*: +\d+\.\d\d s \(.*\(\d+\.\d\dx the floor", done.stdout,
                          re.MULTILINE), done.stdout
+    assert len(re.findall(r"^  its imports alone[^:]*: +\d+\.\d\d s ", done.stdout, re.MULTILINE)) == 3, done.stdout
     for command in bench.COMMANDS:
         for variant in "ab":
             assert f"| {command} | {variant} | " in done.stdout, done.stdout
@@ -72,11 +74,16 @@ def test_bench_counts_instructions_under_callgrind():
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--instructions", "--n", "10",
                            "--variant", "b", "--only", "show"], capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout + done.stderr
-    counted = {}
+    counted, alone = {}, []
     for line in done.stdout.splitlines():
         found = re.search(r"^(\S.*?):?\s+(\d+\.\d{3}) G instructions(?:\s+\((\d+\.\d\d)x the floor\))?", line.strip())
         if found:
-            counted[found.group(1).strip()] = (float(found.group(2)), found.group(3))
+            label = found.group(1).strip()
+            if label.startswith("its imports alone"):  # one after each command's rows: the command is the last seen
+                alone.append((previous, float(found.group(2))))
+            else:
+                counted[label] = (float(found.group(2)), found.group(3))
+                previous = label
     floor = counted["floor (python + import yaml + pint's registry)"][0]
     cold, ratio = counted["verify, this repository's ledger (cold)"]
     assert 0.05 < floor < cold < 50, done.stdout  # real counts: Python with pint is hundreds of millions
@@ -85,6 +92,13 @@ def test_bench_counts_instructions_under_callgrind():
     for row in ("show one claim, this repository's ledger", "check-draft, this repository's ledger (warm)"):
         count, ratio = counted[row]
         assert floor < count < 50 and ratio is not None, done.stdout  # each evaluates claims: pint is imported
+    # each command's imports alone: more than the floor (its modules imported, though no teardown), less
+    # than the command itself, which imports them and then works
+    commands = ["again, one claim's record changed", "show one claim, this repository's ledger",
+                "check-draft, this repository's ledger (warm)"]
+    assert [command for command, _ in alone] == commands, done.stdout
+    for (command, count), before in zip(alone, ["verify, this repository's ledger (cold)", *commands[1:]]):
+        assert floor < count < counted[before][0], (command, count, done.stdout)
     assert re.search(r"^\| show \| b \| \d+\.\d{3} G instructions \|$", done.stdout, re.MULTILINE), done.stdout
     assert " s CPU" not in done.stdout  # nothing timed under valgrind is printed as time
 
@@ -110,6 +124,20 @@ def test_instructions_sum_every_process_a_command_forks_counting_each_instructio
     monkeypatch.setattr(bench, "COUNTING", None)
     timed = bench.run_once([sys.executable, "-S", "-c", "pass"])
     assert timed.instructions is None and timed.seconds > 0
+
+
+def test_imports_of_a_command_are_the_modules_it_imported_and_imports_alone_imports_them(tmp_path):
+    bench.make_ledger(tmp_path, 12, "b")
+    names = bench.imports_of(["verify", "--no-cache", "--quiet", "--root", str(tmp_path)], tmp_path / "listed.txt")
+    for name in ("workings.cli", "workings.engine", "workings.loader", "click", "pint", "yaml"):
+        assert name in names, names
+    assert "__main__" not in names and len(names) == len(set(names))
+    shown = bench.imports_of(["show", "g0/c3", "--root", str(tmp_path)], tmp_path / "listed.txt")
+    assert "workings.show" in shown and "workings.show" not in names  # each command's own, not one list
+    assert subprocess.run(bench.imports_alone(names), capture_output=True).returncode == 0
+    # it imports what it is given: a module that does not exist fails it
+    failed = subprocess.run(bench.imports_alone([*names, "workings.no_such_module"]), capture_output=True, text=True)
+    assert failed.returncode != 0 and "workings.no_such_module" in failed.stderr
 
 
 def test_instructions_without_valgrind_say_what_is_missing(tmp_path):
