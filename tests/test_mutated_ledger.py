@@ -50,7 +50,7 @@ def ledger(tmp_path_factory) -> Path:
 
 def _records(root: Path) -> list[Path]:
     found = sorted(root.glob("claims/**/*.yaml")) + sorted(root.glob("ledger/sources/*.yaml"))
-    found += sorted(root.glob("ledger/measurements/**/*.yaml")) + sorted(root.glob("ledger/snapshots/*.json"))
+    found += sorted(root.glob("ledger/measurements/**/*.yaml")) + sorted(root.glob("ledger/snapshots/*.*"))
     return found
 
 
