@@ -122,6 +122,8 @@ def test_the_breaking_reaches_every_kind_of_record_and_changes_it(ledger):
     kinds = {("claims" if str(p.relative_to(ledger)).startswith("claims") else p.relative_to(ledger).parts[1])
              for p in _records(ledger)}
     assert kinds == {"claims", "sources", "measurements", "snapshots"}
+    snapshots = {p for p in (ledger / "ledger" / "snapshots").iterdir() if p.is_file()}
+    assert snapshots and snapshots <= set(_records(ledger))  # every snapshot, JSON and text alike
     lines = ["said: x is 3 GB.", "figure: 3 GB", "label: derived"]
     for op in OPS:
         assert _broken(lines, op, 1, 2, "[") != lines, op
