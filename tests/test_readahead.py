@@ -239,7 +239,11 @@ def test_a_full_pipe_does_not_stop_the_child_reading_ahead(small, tmp_path):
     """While this process does its own work (``meanwhile``: the sources, pint) it takes no outcome;
     the child goes on reading though its outcomes are more than the pipe holds (4 MB here; the
     child asks for a 1 MiB pipe), keeping the frames the pipe has no room for, and every one comes
-    whole and in order. (A child that waited for room read 10 of these 40 records, then waited.)"""
+    whole and in order. (A child that waited for room read 10 of these 40 records, then waited.)
+    How many of the 40 this process then takes from the child is the day's timing: it reads a record
+    itself whenever the pipe is empty at the moment it looks, as it should (on CI, loaded, 19 came
+    from the child); only the first frame (8 outcomes, in the pipe before this process looked) is
+    sure to, so that is what is asserted, with each check slowed to give the child time to refill."""
     parent, reached = os.getpid(), tmp_path / "reached"
 
     def read(index):
@@ -254,9 +258,9 @@ def test_a_full_pipe_does_not_stop_the_child_reading_ahead(small, tmp_path):
         seen.append(reached.read_text() if reached.exists() else "")
 
     seen: list[str] = []
-    results, from_child = readahead.outcomes(40, read, lambda i, o: o, jobs=2, meanwhile=meanwhile)
+    results, from_child = readahead.outcomes(40, read, _slowly(lambda i, o: o, 0.005), jobs=2, meanwhile=meanwhile)
     assert seen == ["39"]  # the child read the last record before this process checked any
-    assert from_child == 40 and all(results[i] == read(i) for i in range(40))
+    assert 8 <= from_child <= 40 and all(results[i] == read(i) for i in range(40))
     assert _no_child_left()
 
 
