@@ -67,7 +67,7 @@ def test_k_suffix_operands_are_read_both_ways():
 
     found = find_figures("At 128K context: 2 × 80 × 8 × 128 × 128K × 2 = 41,943,040,000 bytes.\n"
                          "At 128K context: 2 × 80 × 8 × 128 × 128K × 2 = 42,949,672,960 bytes.\n"
-                         "With 4K tokens, 4K × 2 bytes = 8 KB or so.\n")
+                         "With 4K tokens, 4K × 2 bytes = 8,000 bytes or so.\n")
     assert [e.status for e in found.equations] == ["ambiguous", "ambiguous", "ambiguous"]
     assert "1,000" in found.equations[0].note and "1,024" in found.equations[1].note
 

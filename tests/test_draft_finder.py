@@ -112,6 +112,59 @@ def test_equations_round_half_away_from_zero_at_the_edge(text, status):
     assert (equation.text, equation.status) == (text, status)
 
 
+@pytest.mark.parametrize("text, status, note", [
+    # "KB" is kB or KiB, as the ledger reads it (units.readings): 16,384 bytes is 16 KiB exactly
+    ("2 × 32 × 128 × 2 = 16 KB", "ambiguous", "KB is read as 1,024 bytes (KiB)"),
+    ("2 × 32 × 125 × 2 = 16 KB", "ambiguous", "KB is read as 1,000 bytes (kB)"),
+    ("2 × 32 × 128 × 2 = 16 KiB", "holds", ""), ("2 × 32 × 125 × 2 = 16 kB", "holds", ""),
+    ("2 × 32 × 128 × 2 = 17 KB", "fails", ""),
+    # with a K suffix, KB is read as it is: 4,096 × 2 bytes is 8 KiB, 4,000 × 2 bytes 8 kB
+    ("4K × 2 bytes = 8 KB", "holds", ""),
+])
+def test_kb_in_an_equation_is_read_as_kb_and_as_kib(text, status, note):
+    (equation,) = find_figures(f"So {text} here.").equations
+    assert (equation.text, equation.status) == (text[:text.rindex(" ")], status)
+    assert note in equation.note and (equation.note == "") == (note == "")
+
+
+def test_a_factor_s_name_or_note_does_not_end_the_product():
+    """Outside text prints "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB": one product, which once
+    came out as "2 bytes = 4KB" and was called wrong. A list's dash after the words does not join
+    two equations."""
+    text = ("KV cache: - 8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4 KiB per token per layer "
+            "- 1M tokens × 80 layers = 80M\n")
+    assert [(e.text, e.status) for e in find_figures(text).equations] == [
+        ("8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4", "holds"), ("1M tokens × 80 layers = 80M", "holds")]
+    changed = find_figures(text.replace("× 2 (K+V)", "× 4 (K+V)")).equations[0]
+    assert (changed.status, changed.computed) == ("fails", 8)
+    assert "8" not in {f.text for f in find_figures(text).figures}  # a factor, not a figure of its own
+    per = find_figures("So 4 KiB per token × 80 layers = 320 KiB.").equations
+    assert [(e.text, e.status) for e in per] == [("4 KiB per token × 80 layers = 320", "holds")]
+
+
+@pytest.mark.parametrize("text", [
+    "Per layer, bytes = heads × 2 × 64 = 1,024 when heads is 8.",   # the left side begins with a symbol
+    "The cache is 2 × 64 = 1,024 × layers bytes.",                  # the right side goes on with one
+    "Here num_heads x 2 bytes = 16 bytes for 8 heads.",
+])
+def test_a_side_printed_only_in_part_is_not_checked(text):
+    assert find_figures(text).equations == ()
+
+
+def test_a_footnote_star_or_a_bullet_does_not_cut_a_side():
+    found = find_figures("* 2 × 64 B = 0.128 kB *\n* All sizes are decimal.\n* 3 × 64 = 192 bytes\n")
+    assert [(e.text, e.status) for e in found.equations] == [("2 × 64 B = 0.128", "holds"), ("3 × 64 = 192", "holds")]
+
+
+def test_a_rounded_integer_after_equals_says_why_it_fails():
+    (equation,) = find_figures("So 2 × 80 × 8 × 128 × 2 = 328 kB per token.").equations
+    assert equation.status == "fails" and "≈" in equation.note
+    (approximate,) = find_figures("So 2 × 80 × 8 × 128 × 2 ≈ 328 kB per token.").equations
+    assert approximate.status == "holds"
+    (wrong,) = find_figures("So 2 × 80 × 8 × 128 × 2 = 329 kB per token.").equations
+    assert wrong.status == "fails" and wrong.note == ""
+
+
 def test_plain_text_headings_and_formulas():
     text = ("The one idea\nKV bytes = 2 × layers × heads × bytes per value\n"
             "5 quick links\nBack to the 640 Bytes\nThe cache is 640 bytes per token.\n")
@@ -225,6 +278,14 @@ def test_web_text_conventions():
     assert {(s.text, s.reason) for s in found.set_aside} >= {
         ("[2]", "reference"), ("[12, 13]", "reference"), ("Steps 1–4", "reference"), ("Lesson 10", "reference"),
         ("arXiv:2305.13245", "reference"), ("2401.18079", "reference")}
+
+
+def test_page_references_are_set_aside():
+    """A paper's page, cited in an issue thread ("(Page 4)", "p. 12", "pp. 3-5"), is no figure."""
+    found = find_figures("A 16K-token prompt makes 640 MB of cache (Page 4), so p. 12 and pp. 3-5 say 2048 blocks.\n")
+    assert [f.text for f in found.figures] == ["16K-token", "640 MB", "2048"]
+    assert {(s.text, s.reason) for s in found.set_aside} == {
+        ("Page 4", "reference"), ("p. 12", "reference"), ("pp. 3-5", "reference")}
 
 
 def test_the_formula_rule_sets_aside_operands_only():

@@ -10,8 +10,15 @@ derivations are read as they are printed:
   compared in bytes with the other ("× 2 bytes ≈ 838.9 GB", "327,680 = 0.33MB"); a side with no
   byte unit beside one that has it is read as bytes. Other words after a number ("40 heads") are
   names, not units;
-- **K and M suffixes** ("128K") are read both as 1,000 and as 1,024 (10^6 and 2^20): an equation
-  that holds under one reading only is ``ambiguous``, and says which;
+- **K and M suffixes** ("128K") are read both as 1,000 and as 1,024 (10^6 and 2^20), and so is
+  "KB" (the ledger's rule: kB or KiB, ``units.readings``; "kB" and "KiB" are read as printed): an
+  equation that holds under one reading only is ``ambiguous``, and says which;
+- **names and notes between factors**: "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB" is one
+  product; a few words after a number, or a note in parentheses without digits, may stand before
+  "×", "*", "·", "÷" or "/" (not before "+", "-" or "x", which join list items and prose as often);
+- **a side cut off**: where an operator stands just before the left side or just after the right
+  (a symbol between them, "num_heads × 2 = 4", "= 2 × layers"), the side printed is not the whole
+  side, and that link is not checked;
 - **printed precision**: a decimal operand ("0.33MB") stands for every value that rounds to it, so a
   chain of rounded steps is not failed for the rounding; a result holds when it agrees to the places
   printed; with "≈" an integer result agrees to its trailing zeros, with "=" exactly. "Rounds to" is
@@ -38,10 +45,21 @@ TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>[KM](?![A-Za-z]))?+"
                   rf"(?:(?P<unit>\s*+{_BYTES}(?![A-Za-z]))(?:\s*+/\s*+tokens?\b)?+"
                   rf"|\s++(?!x\b)[A-Za-z]{{1,20}}+(?![\w(]))?+")
 _OP_GAP = re.compile(r"\s*+(?:[×*·÷/+−–]|(?<=\s)[-x](?=\s))\s*+\Z")
+# A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
+# multiplication or a division: the product goes on.
+_NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+\s*+[×*·÷/]\s*+\Z")
+# An operator between a side's first number and an operand before it, or between its last and an
+# operand after it, on the same line: the side goes on beyond what was read ("num_heads × 2 = 4"),
+# so it is not the side as printed. A footnote's star ("= 42.95GB *") or a bullet has no operand.
+_CUT_BEFORE = re.compile(r"[\w)][ \t]*+(?:[×*·÷/+−]|(?<=[ \t])x)[ \t]*+\Z")
+_CUT_AFTER = re.compile(r"[ \t]*+(?:[×*·÷/+−]|x(?=[ \t]))[ \t]*+[\w(]")
 _REL_GAP = re.compile(r"\s*+(=|≈|~=)\s*+\Z")
 _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50}
 _SUFFIX = {"K": (1000, 1024), "M": (10**6, 2**20)}
+_KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB, read as the K suffix is
+_READ_AS = {"K and M": ("are read as 1,000 and 1,000,000", "are read as 1,024 and 1,048,576"),
+            "KB": ("is read as 1,000 bytes (kB)", "is read as 1,024 bytes (KiB)")}
 
 
 @frozen
@@ -50,7 +68,7 @@ class _Term:
     end: int
     number: str
     suffix: str
-    scale: int           # to bytes; 1 when no byte unit
+    scale: int           # to bytes; 1 when no byte unit ("KB": its decimal reading, see ``_factor``)
     unit: str            # the byte unit as printed, "" for none
 
 
@@ -64,7 +82,7 @@ class Equation:
     computed: Fraction      # the left side, computed, in the right side's unit
     approximate: bool       # printed with "≈"
     status: str = "holds"   # holds | fails | ambiguous
-    note: str = ""          # for ambiguous: which reading of K/M holds
+    note: str = ""          # ambiguous: which reading of K, M and KB holds; fails: a rounded "=", if so
 
     @property
     def holds(self) -> bool:
@@ -89,7 +107,7 @@ def find(paragraph: Paragraph) -> list[Equation]:
     for term in terms:
         if group:
             gap = text[group[-1].end:term.start]
-            if _OP_GAP.match(gap):
+            if _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap):
                 group.append(term)
                 joins.append("op")
                 continue
@@ -119,15 +137,19 @@ def _links(text: str, group: list[_Term], joins: list[str]) -> list[Equation]:
     relations: list[str] = []
     for term, join in zip(group[1:], joins):
         if join == "op":
-            ops[-1].append(text[sides[-1][-1].end:term.start].strip())
+            ops[-1].append(text[sides[-1][-1].end:term.start].strip()[-1])  # the sign, after any name
             sides[-1].append(term)
         else:
             relations.append(join)
             sides.append([term])
             ops.append([])
     out = []
+    cut_left = bool(_CUT_BEFORE.search(text, max(0, group[0].start - 40), group[0].start))  # a bounded look back
+    cut_right = bool(_CUT_AFTER.match(text, group[-1].end))
     for i, relation in enumerate(relations):
         left, right = sides[i], sides[i + 1]
+        if (i == 0 and cut_left) or (i == len(relations) - 1 and cut_right):
+            continue  # a side printed only in part: "num_heads × 2 = 4" checks nothing of num_heads
         if len(left) == 1 and len(right) == 1 and not (left[0].unit or right[0].unit) \
                 and not (left[0].suffix or right[0].suffix):
             continue  # "= 5 = 5": no arithmetic to check
@@ -143,7 +165,7 @@ def _links(text: str, group: list[_Term], joins: list[str]) -> list[Equation]:
 def _equation(text: str, left: list[_Term], left_ops: list[str], right: list[_Term], right_ops: list[str],
               relation: str) -> Equation:
     approximate = relation != "="
-    readings = ("decimal", "binary") if any(t.suffix for t in left + right) else ("decimal",)
+    readings = ("decimal", "binary") if any(t.suffix or t.unit == "KB" for t in left + right) else ("decimal",)
     results = []
     for reading in readings:
         computed = _evaluate(left, left_ops, reading)
@@ -157,8 +179,13 @@ def _equation(text: str, left: list[_Term], left_ops: list[str], right: list[_Te
     status = "holds" if len(holding) == len(results) else "fails" if not holding else "ambiguous"
     note = ""
     if status == "ambiguous":
-        reading = holding[0][0]
-        note = f"holds only if K and M are read as {'1,000 and 1,000,000' if reading == 'decimal' else '1,024 and 1,048,576'}"
+        binary = holding[0][0] == "binary"
+        read = [name for name, present in (("K and M", any(t.suffix for t in left + right)),
+                                           ("KB", any(t.unit == "KB" for t in left + right))) if present]
+        note = "holds only if " + " and ".join(f"{name} {_READ_AS[name][binary]}" for name in read)
+    elif status == "fails" and not approximate and len(right) == 1 and "." not in right[0].number \
+            and any(c.meets(_precision(right[0], r, False, exact_left=False)) for r, c, _, _ in results):
+        note = 'the left side rounds to it, but "=" says it is exact: print "≈" if the result is rounded'
     _, first_left, first_right, _ = results[0]
     scale = right[-1].scale if len(right) == 1 and right[-1].unit else 1
     computed_value = (first_left.low + first_left.high) / 2 / scale
@@ -178,7 +205,7 @@ def _factor(term: _Term, reading: str) -> Fraction:
     """What one printed unit of the term is, in bytes when it carries a byte unit (a term with no
     unit is taken as it stands: in bytes when the other side is)."""
     factor = Fraction(_SUFFIX[term.suffix][reading == "binary"]) if term.suffix else Fraction(1)
-    return factor * term.scale
+    return factor * (_KB[reading] if term.unit == "KB" else term.scale)
 
 
 def _value(term: _Term, reading: str) -> Interval:

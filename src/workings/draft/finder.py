@@ -85,7 +85,7 @@ class PrintedEquation:
     computed: Fraction
     holds: bool
     sentence: str = ""
-    status: str = ""        # holds | fails | ambiguous (K/M read one way only)
+    status: str = ""        # holds | fails | ambiguous (K, M or KB read one way only)
     note: str = ""
 
 

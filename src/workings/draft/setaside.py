@@ -1,5 +1,6 @@
 """What looks like a number in a draft but is not a figure: dates, list numbering, versions, names
-of models, hardware and number formats, numbered references ("Issue 001"), ordinals, URLs and code.
+of models, hardware and number formats, numbered references ("Issue 001", "Page 4"), ordinals, URLs
+and code.
 
 Each is found as a span of a paragraph with a reason; the finder skips every number inside one and
 the check can list them, so an editor sees what was passed over and why. Every pattern here is
@@ -28,7 +29,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("date", re.compile(rf"(?i:\b(?:in|from|since|until|till|by|during|early|late|mid|year|before|after|circa|of)"
                         rf"[\s-]++)(?P<span>{_YEAR})s?\b{_UNIT_AHEAD}(?![.,]\d)")),
     ("reference", re.compile(r"(?i:\b(?:issues?|tables?|figures?|figs?\.|steps?|sections?|chapters?|parts?|episodes?"
-                             r"|appendix|equations?|eqs?\.|lemma|no\.|lessons?|lectures?|modules?|#))\s*+#?\d++"
+                             r"|appendix|equations?|eqs?\.|lemma|no\.|lessons?|lectures?|modules?|pages?|pp?\."
+                             r"|#))\s*+#?\d++"
                              r"(?:\.\d++)*+(?:\s*+[–-]\s*+\d++)?+\b")),
     # Citation markers ("[2]", "[12, 13]", "[3–5]") and arXiv identifiers ("arXiv:2305.13245", "2401.18079v2").
     ("reference", re.compile(r"\[\d{1,3}+(?:\s*+[,–-]\s*+\d{1,3}+){0,20}+\](?!\()")),
