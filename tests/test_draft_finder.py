@@ -156,6 +156,44 @@ def test_a_footnote_star_or_a_bullet_does_not_cut_a_side():
     assert [(e.text, e.status) for e in found.equations] == [("2 × 64 B = 0.128", "holds"), ("3 × 64 = 192", "holds")]
 
 
+@pytest.mark.parametrize("text, equation, status", [
+    # an HN comment's Gemma 27B estimate: 211,968,000,000 bytes, which agrees with "≈ 200 GB" to its hundreds
+    ("KV cache = 2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200 GB", "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200", "holds"),
+    ("KV cache = 2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 300 GB", "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 300", "fails"),
+    ("So (2 + 3) × 4 = 20.", "(2 + 3) × 4 = 20", "holds"), ("So 2 × (3 + 4) = 14.", "2 × (3 + 4) = 14", "holds"),
+    ("So 2 × 3 + 4 = 10.", "2 × 3 + 4 = 10", "holds"), ("(So 2 × 3 = 6.)", "2 × 3 = 6", "holds"),
+    ("A rounded 1.5e3 × 2 = 3,000 bytes.", "1.5e3 × 2 = 3,000", "holds"),
+    # a dev.to post's Llama 2 70B in LaTeX: 5,368,709,120 bytes is 5.37 GB, not the 5.24 printed
+    (r"$$M = 2 \cdot 80 \cdot 2048 \cdot 8192 \cdot 1 \cdot 2 = 5.24 \text{ GB}$$",
+     r"2 \cdot 80 \cdot 2048 \cdot 8192 \cdot 1 \cdot 2 = 5.24", "fails"),
+    (r"$$M = 2 \times 80 \times 2048 \times 8192 \times 1 \times 2 = 5.37 \mathrm{GB}$$",
+     r"2 \times 80 \times 2048 \times 8192 \times 1 \times 2 = 5.37", "holds"),
+])
+def test_brackets_latex_and_exponents_are_read_as_printed(text, equation, status):
+    """Outside pages print these; each was once broken into operands reported as figures of their
+    own, and the wrong LaTeX product was never checked."""
+    found = find_figures(text)
+    assert [(e.text, e.status) for e in found.equations] == [(equation, status)]
+    assert not {"46", "144", "80", "8192", "3", "4"} & {f.text for f in found.figures}
+
+
+@pytest.mark.parametrize("text", ["So 2 × (3 + 4 = 14.", "So 2 + 3) × 4 = 14 and more.",
+                                  "So 2 × " + "(" * 13 + "3" + ")" * 13 + " = 6.",
+                                  "So 2 × " + "(" * 5000 + "3" + ")" * 5000 + " = 6 GB."])
+def test_brackets_that_do_not_pair_or_nest_too_deep_are_not_checked(text):
+    assert find_figures(text).equations == ()
+
+
+def test_a_side_that_counts_no_bytes_against_bytes_says_so_when_it_fails():
+    """"1M tokens × 80 layers = 320 GB" (a Reddit post) and "67,108,864 values ≈ 256 MB" leave a
+    factor in bytes unprinted: the verdict says so, not only that the left side is 0.08."""
+    (tokens,) = find_figures("So 1M tokens × 80 layers = 320 GB.").equations
+    assert tokens.status == "fails" and "the bytes per token per layer are not printed" in tokens.note
+    (values,) = find_figures("So 67,108,864 values ≈ 256 MB here.").equations
+    assert values.status == "fails" and "counts values, the other bytes" in values.note
+    assert [e.note for e in find_figures("So 6,144 ÷ 48 heads = 128, and 2 × 2 bytes = 5 bytes.").equations] == ["", ""]
+
+
 def test_a_rounded_integer_after_equals_says_why_it_fails():
     (equation,) = find_figures("So 2 × 80 × 8 × 128 × 2 = 328 kB per token.").equations
     assert equation.status == "fails" and "≈" in equation.note
@@ -278,6 +316,12 @@ def test_web_text_conventions():
     assert {(s.text, s.reason) for s in found.set_aside} >= {
         ("[2]", "reference"), ("[12, 13]", "reference"), ("Steps 1–4", "reference"), ("Lesson 10", "reference"),
         ("arXiv:2305.13245", "reference"), ("2401.18079", "reference")}
+
+
+def test_float_formats_are_named_formats():
+    found = find_figures("In float32 it is 256 MB, in float16 or bfloat16 128 MB.\n")
+    assert {(s.text, s.reason) for s in found.set_aside} == {
+        ("float32", "format-name"), ("float16", "format-name"), ("bfloat16", "format-name")}
 
 
 def test_page_references_are_set_aside():

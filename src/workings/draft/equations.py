@@ -16,6 +16,11 @@ derivations are read as they are printed:
 - **names and notes between factors**: "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB" is one
   product; a few words after a number, or a note in parentheses without digits, may stand before
   "×", "*", "·", "÷" or "/" (not before "+", "-" or "x", which join list items and prose as often);
+- **brackets, LaTeX and exponents**: "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200 GB" and
+  "$2 \\cdot 80 \\cdot 2048 = 327,680 \\text{ GB}$" are read as printed: brackets first, then × ÷,
+  then + −; a bracket opened before a side's first number or closed after its last that pairs with
+  nothing in the side is the text's ("(2 × 3 = 6)"); a side whose brackets do not pair up otherwise,
+  or nest deeper than ``_DEEPEST``, is not checked;
 - **a side cut off**: where an operator stands just before the left side or just after the right
   (a symbol between them, "num_heads × 2 = 4", "= 2 × layers"), the side printed is not the whole
   side, and that link is not checked;
@@ -34,26 +39,37 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from ..frozen import frozen
 from ..figures import Interval, rounds_to
 from .text import Paragraph
 
-_NUM = r"(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?+"
+_NUM = r"(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,3}+(?![\w.]))?+"  # "1e6" too
 _BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
 TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>[KM](?![A-Za-z]))?+"
-                  rf"(?:(?P<unit>\s*+{_BYTES}(?![A-Za-z]))(?:\s*+/\s*+tokens?\b)?+"
-                  rf"|\s++(?!x\b)[A-Za-z]{{1,20}}+(?![\w(]))?+")
-_OP_GAP = re.compile(r"\s*+(?:[×*·÷/+−–]|(?<=\s)[-x](?=\s))\s*+\Z")
+                  rf"(?:(?P<unit>\s*+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])(?:\s*+\}})?+)"
+                  rf"(?:\s*+/\s*+tokens?\b)?+"
+                  rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
+_UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's unit ("\text{ GB}": GB)
+# Between two numbers of one expression: closing brackets, one operator (LaTeX's \cdot, \times and
+# \div too), opening brackets. Between two sides: closing brackets, the relation, opening brackets.
+_SIGN = r"(?P<op>[×*·÷/+−–]|(?<=\s)[-x](?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
+_OP_GAP = re.compile(rf"\s*+(?P<close>(?:\)\s*+)*+){_SIGN}\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
 # multiplication or a division: the product goes on.
-_NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+\s*+[×*·÷/]\s*+\Z")
+_NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+"
+                           r"\s*+(?P<op>[×*·÷/])\s*+(?P<open>)(?P<close>)\Z")
 # An operator between a side's first number and an operand before it, or between its last and an
 # operand after it, on the same line: the side goes on beyond what was read ("num_heads × 2 = 4"),
 # so it is not the side as printed. A footnote's star ("= 42.95GB *") or a bullet has no operand.
-_CUT_BEFORE = re.compile(r"[\w)][ \t]*+(?:[×*·÷/+−]|(?<=[ \t])x)[ \t]*+\Z")
-_CUT_AFTER = re.compile(r"[ \t]*+(?:[×*·÷/+−]|x(?=[ \t]))[ \t]*+[\w(]")
-_REL_GAP = re.compile(r"\s*+(=|≈|~=)\s*+\Z")
+_CUT_BEFORE = re.compile(r"[\w)}][ \t]*+(?:[×*·÷/+−]|(?<=[ \t])x|\\(?:cdot|times|div))[ \t]*+\Z")
+_CUT_AFTER = re.compile(r"[ \t]*+(?:[×*·÷/+−]|x(?=[ \t])|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+[\w(\\]")
+_REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?P<op>=|≈|~=)\s*+(?P<open>(?:\(\s*+)*+)\Z")
+_DEEPEST = 12  # brackets within brackets a side may hold
+_OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
+_CLOSES_AFTER = re.compile(r"(?:\s*+\))++")    # and closed just after its last
+_MULTIPLY, _DIVIDE = frozenset("×*·x") | {"\\cdot", "\\times"}, frozenset("÷/") | {"\\div"}
 _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50}
 _SUFFIX = {"K": (1000, 1024), "M": (10**6, 2**20)}
@@ -70,6 +86,7 @@ class _Term:
     suffix: str
     scale: int           # to bytes; 1 when no byte unit ("KB": its decimal reading, see ``_factor``)
     unit: str            # the byte unit as printed, "" for none
+    name: str = ""       # the word after the number when it is no byte unit ("values", "layers")
 
 
 @frozen(kw_only=True)
@@ -94,8 +111,11 @@ def number(text: str) -> Fraction:
 
 
 def _step(text: str) -> Fraction:
-    digits = text.replace(",", "")
-    return Fraction(1, 10 ** len(digits.split(".", 1)[1])) if "." in digits else Fraction(0)
+    """The place a printed operand is rounded to (0: an integer, exact); "1.5e6": 100,000."""
+    mantissa, _, exponent = text.replace(",", "").lower().partition("e")
+    if "." not in mantissa:
+        return Fraction(0)
+    return Fraction(10) ** (int(exponent or 0) - len(mantissa.split(".", 1)[1]))
 
 
 def find(paragraph: Paragraph) -> list[Equation]:
@@ -103,17 +123,17 @@ def find(paragraph: Paragraph) -> list[Equation]:
     terms = [_term(m) for m in TERM.finditer(text)]
     out: list[Equation] = []
     group: list[_Term] = []
-    joins: list[str] = []   # between group[i] and group[i+1]: "op" or the relation sign
+    joins: list[_Join] = []   # between group[i] and group[i+1]: an operator or a relation, and brackets
     for term in terms:
         if group:
             gap = text[group[-1].end:term.start]
-            if _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap):
+            if joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap):
+                kind = "op"
+            elif joined := _REL_GAP.match(gap):
+                kind = "relation"
+            if joined:
                 group.append(term)
-                joins.append("op")
-                continue
-            if rel := _REL_GAP.match(gap):
-                group.append(term)
-                joins.append(rel.group(1))
+                joins.append(_Join(kind, joined["op"], joined["close"].count(")"), joined["open"].count("(")))
                 continue
             out.extend(_links(text, group, joins))
         group, joins = [term], []
@@ -121,57 +141,115 @@ def find(paragraph: Paragraph) -> list[Equation]:
     return out
 
 
+@frozen
+class _Join:
+    kind: str       # "op" or "relation"
+    sign: str       # "×", "\\cdot", "=", "≈"...
+    closes: int     # brackets closed before the sign
+    opens: int      # and opened after it
+
+
+class _Unreadable(Exception):
+    """A side whose brackets do not pair up, or that ends on an operator: not checked."""
+
+
 def _term(match: re.Match[str]) -> _Term:
-    unit = (match.group("unit") or "").strip()
+    unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
+                 name=match.group("name") or "",
                  scale=_SCALE.get(unit.upper(), 1), unit=unit)
 
 
-def _links(text: str, group: list[_Term], joins: list[str]) -> list[Equation]:
+_Token = tuple[Any, ...]  # ("n", a _Term), ("op", its sign), ("(",) or (")",)
+
+
+def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
     """The equations of one run of terms: each relation sign joins the expression before it to the
-    one after it."""
-    if "op" not in joins and len(group) < 2:
+    one after it. Brackets opened just before the run's first number and closed just after its last
+    belong to it; a side whose brackets do not pair up once those outside it are left is not read."""
+    if all(j.kind != "op" for j in joins) and len(group) < 2:
         return []
+    before = _OPENS_BEFORE.search(text, max(0, group[0].start - 40), group[0].start)
+    after = _CLOSES_AFTER.match(text, group[-1].end)
+    tokens: list[list[_Token]] = [[("(",)] * (before.group().count("(") if before else 0) + [("n", group[0])]]
     sides: list[list[_Term]] = [[group[0]]]
-    ops: list[list[str]] = [[]]
     relations: list[str] = []
     for term, join in zip(group[1:], joins):
-        if join == "op":
-            ops[-1].append(text[sides[-1][-1].end:term.start].strip()[-1])  # the sign, after any name
+        tokens[-1] += [(")",)] * join.closes
+        if join.kind == "op":
+            tokens[-1] += [("op", join.sign)]
             sides[-1].append(term)
         else:
-            relations.append(join)
+            relations.append(join.sign)
+            tokens.append([])
             sides.append([term])
-            ops.append([])
+        tokens[-1] += [("(",)] * join.opens + [("n", term)]
+    tokens[-1] += [(")",)] * (after.group().count(")") if after else 0)
     out = []
-    cut_left = bool(_CUT_BEFORE.search(text, max(0, group[0].start - 40), group[0].start))  # a bounded look back
-    cut_right = bool(_CUT_AFTER.match(text, group[-1].end))
+    run_start = before.start() if before else group[0].start
+    cut_left = bool(_CUT_BEFORE.search(text, max(0, run_start - 40), run_start))  # a bounded look back
+    cut_right = bool(_CUT_AFTER.match(text, after.end() if after else group[-1].end))
     for i, relation in enumerate(relations):
         left, right = sides[i], sides[i + 1]
         if (i == 0 and cut_left) or (i == len(relations) - 1 and cut_right):
             continue  # a side printed only in part: "num_heads × 2 = 4" checks nothing of num_heads
+        left_tokens, right_tokens = _paired(tokens[i]), _paired(tokens[i + 1])
+        if left_tokens is None or right_tokens is None:
+            continue
         if len(left) == 1 and len(right) == 1 and not (left[0].unit or right[0].unit) \
                 and not (left[0].suffix or right[0].suffix):
             continue  # "= 5 = 5": no arithmetic to check
         if len(left) == 1 and len(right) > 1:
             # "327,680 = 0.33MB / token x 131072 = 42.95GB": the number is restated, then used.
-            if left[0].unit or right[0].unit or left[0].suffix or right[0].suffix:
-                out.append(_equation(text, left, [], right[:1], [], relation))
+            if (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix) and right_tokens[0][0] == "n":
+                out.append(_equation(text, left, left_tokens, right[:1], [("n", right[0])], relation))
             continue
-        out.append(_equation(text, left, ops[i], right, ops[i + 1], relation))
-    return out
+        out.append(_equation(text, left, left_tokens, right, right_tokens, relation))
+    return [equation for equation in out if equation is not None]
 
 
-def _equation(text: str, left: list[_Term], left_ops: list[str], right: list[_Term], right_ops: list[str],
-              relation: str) -> Equation:
+def _counted_not_bytes(side: list[_Term], other: list[_Term]) -> str:
+    """Where ``side`` names what it counts ("1M tokens × 80 layers") and holds no byte unit while
+    ``other`` is in bytes, what to say: it was read as bytes, and the factor between is not printed."""
+    names = list(dict.fromkeys(t.name for t in side if t.name))
+    if not names or any(t.unit for t in side) or not any(t.unit for t in other):
+        return ""
+    per = " per ".join(name[:-1] if name.endswith("s") and len(name) > 3 else name for name in names)
+    return (f"one side counts {' and '.join(names)}, the other bytes: it was read as bytes; "
+            f"the bytes per {per} are not printed")
+
+
+def _paired(tokens: list[_Token]) -> list[_Token] | None:
+    """A side's tokens with the brackets that pair up: an opening one at its start or a closing one
+    at its end left unpaired belongs to the text around it ("(2 × 3 = 6)") and is dropped; any other
+    unpaired bracket, or brackets nested deeper than ``_DEEPEST``, None."""
+    depth, kept = 0, list(tokens)
+    for index, token in enumerate(tokens):
+        depth += {"(": 1, ")": -1}.get(token[0], 0)
+        if depth > _DEEPEST:  # no printed derivation nests so deep; the evaluation would recurse as deep
+            return None
+        if depth < 0:  # closed more than was opened: only brackets of the text around may follow
+            if any(t[0] != ")" for t in tokens[index:]):
+                return None
+            kept, depth = list(tokens[:index]), 0
+            break
+    while depth and kept and kept[0][0] == "(":
+        kept, depth = kept[1:], depth - 1
+    return None if depth else kept
+
+
+def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: list[_Term],
+              right_tokens: list[_Token], relation: str) -> Equation | None:
     approximate = relation != "="
     readings = ("decimal", "binary") if any(t.suffix or t.unit == "KB" for t in left + right) else ("decimal",)
     results = []
     for reading in readings:
-        computed = _evaluate(left, left_ops, reading)
-        printed = _evaluate(right, right_ops, reading)
+        try:
+            computed, printed = _evaluate(left_tokens, reading), _evaluate(right_tokens, reading)
+        except _Unreadable:
+            return None
         if computed is None or printed is None:
-            return _equation_of(text, left, right, Fraction(0), Fraction(0), approximate, "fails", "")
+            return _equation_of(text, left_tokens, right_tokens, Fraction(0), Fraction(0), approximate, "fails", "")
         if len(right) == 1:
             printed = _precision(right[0], reading, approximate, exact_left=computed.exact)
         results.append((reading, computed, printed, computed.meets(printed)))
@@ -186,18 +264,28 @@ def _equation(text: str, left: list[_Term], left_ops: list[str], right: list[_Te
     elif status == "fails" and not approximate and len(right) == 1 and "." not in right[0].number \
             and any(c.meets(_precision(right[0], r, False, exact_left=False)) for r, c, _, _ in results):
         note = 'the left side rounds to it, but "=" says it is exact: print "≈" if the result is rounded'
+    elif status == "fails" and (counted := _counted_not_bytes(left, right) or _counted_not_bytes(right, left)):
+        note = counted
     _, first_left, first_right, _ = results[0]
     scale = right[-1].scale if len(right) == 1 and right[-1].unit else 1
     computed_value = (first_left.low + first_left.high) / 2 / scale
     printed_value = number(right[0].number) if len(right) == 1 else (first_right.low + first_right.high) / 2 / scale
-    return _equation_of(text, left, right, printed_value, computed_value, approximate, status, note)
+    return _equation_of(text, left_tokens, right_tokens, printed_value, computed_value, approximate, status, note)
 
 
-def _equation_of(text: str, left: list[_Term], right: list[_Term], printed: Fraction, computed: Fraction,
+def _equation_of(text: str, left: list[_Token], right: list[_Token], printed: Fraction, computed: Fraction,
                  approximate: bool, status: str, note: str) -> Equation:
-    # The text ends at the last number (and its K or M): its unit and words are the figure's.
-    start, end = left[0].start, right[-1].start + len(right[-1].number) + len(right[-1].suffix)
-    return Equation(text=text[start:end], start=start, end=end, result_start=right[0].start, printed=printed,
+    # The text begins at the first number or the bracket before it, and ends at the last number (and
+    # its K or M) or the bracket after it: the last number's unit and words are the figure's.
+    numbers = [t[1] for t in left + right if t[0] == "n"]
+    start = numbers[0].start
+    for _ in range(next(i for i, t in enumerate(left) if t[0] == "n")):
+        start = text.rindex("(", 0, start)
+    end = numbers[-1].start + len(numbers[-1].number) + len(numbers[-1].suffix)
+    for _ in range(len(right) - 1 - max(i for i, t in enumerate(right) if t[0] == "n")):
+        end = text.index(")", end) + 1
+    result_start = next(t[1] for t in right if t[0] == "n").start
+    return Equation(text=text[start:end], start=start, end=end, result_start=result_start, printed=printed,
                     computed=computed, approximate=approximate, status=status, note=note)
 
 
@@ -214,29 +302,64 @@ def _value(term: _Term, reading: str) -> Interval:
     return rounds_to(number(term.number), _step(term.number)).scaled(_factor(term, reading))
 
 
-def _evaluate(terms: list[_Term], ops: list[str], reading: str) -> Interval | None:
-    """The interval of ``a op b op c ...`` over the intervals of its terms, × ÷ before + −; None on
-    a division by an interval holding zero."""
-    intervals = [_value(t, reading) for t in terms]
-    sums: list[Interval] = [intervals[0]]
-    signs = [1]
-    for op, term in zip(ops, intervals[1:]):
-        if op in ("×", "*", "·", "x"):
-            sums[-1] = _corners(sums[-1], term, multiply=True)
-        elif op in ("÷", "/"):
-            if term.low <= 0 <= term.high:
-                return None
-            sums[-1] = _corners(sums[-1], term, multiply=False)
-        else:
-            sums.append(term)
-            signs.append(1 if op == "+" else -1)
-    low, high, low_in, high_in = Fraction(0), Fraction(0), True, True
-    for s, sign in zip(sums, signs):
-        if sign > 0:
-            low, high, low_in, high_in = low + s.low, high + s.high, low_in and s.low_in, high_in and s.high_in
-        else:
-            low, high, low_in, high_in = low - s.high, high - s.low, low_in and s.high_in, high_in and s.low_in
-    return Interval(low, high, low_in, high_in)
+def _evaluate(tokens: list[_Token], reading: str) -> Interval | None:
+    """The interval of a side over the intervals of its numbers: brackets first, then × ÷, then
+    + −; None on a division by an interval holding zero. _Unreadable where the tokens are no
+    expression (an operator with nothing after it, a bracket out of place)."""
+    at = 0
+
+    def peek() -> _Token | None:
+        return tokens[at] if at < len(tokens) else None
+
+    def operand() -> Interval | None:
+        nonlocal at
+        token = peek()
+        at += 1
+        if token is not None and token[0] == "n":
+            return _value(token[1], reading)
+        if token is None or token[0] != "(":
+            raise _Unreadable
+        inner = total()
+        if peek() != (")",):
+            raise _Unreadable
+        at += 1
+        return inner
+
+    def product() -> Interval | None:
+        nonlocal at
+        value = operand()
+        while (token := peek()) is not None and token[0] == "op" and (token[1] in _MULTIPLY or token[1] in _DIVIDE):
+            at += 1
+            factor = operand()
+            if value is None or factor is None:
+                value = None
+            elif token[1] in _DIVIDE:
+                value = None if factor.low <= 0 <= factor.high else _corners(value, factor, multiply=False)
+            else:
+                value = _corners(value, factor, multiply=True)
+        return value
+
+    def total() -> Interval | None:
+        nonlocal at
+        value = product()
+        while (token := peek()) is not None and token[0] == "op":
+            at += 1
+            term = product()
+            value = None if value is None or term is None else _added(value, term, 1 if token[1] == "+" else -1)
+        return value
+
+    value = total()
+    if at != len(tokens):
+        raise _Unreadable
+    return value
+
+
+def _added(a: Interval, b: Interval, sign: int) -> Interval:
+    """``a + b`` (sign 1) or ``a - b`` (sign -1): an edge is in the result when both edges it comes
+    from are."""
+    if sign > 0:
+        return Interval(a.low + b.low, a.high + b.high, a.low_in and b.low_in, a.high_in and b.high_in)
+    return Interval(a.low - b.high, a.high - b.low, a.low_in and b.high_in, a.high_in and b.low_in)
 
 
 def _corners(a: Interval, b: Interval, *, multiply: bool) -> Interval:

@@ -48,7 +48,7 @@ _NAME = re.compile(r"(?<![\w.\-/])[A-Za-z][A-Za-z0-9]*+(?:[._+\-][A-Za-z0-9]++)*
 _VERSION = re.compile(r"[vV]\d+(?:\.\d+)*")
 _HARDWARE = re.compile(r"(?:[AHBLT]\d{1,3}[A-Z]?|V100|G[BH]\d{2,3}|MI\d{3}[A-Z]?|L40S?|A10G|TPUv\d+)"
                        r"(?:-(?:SXM\d?|PCIe|NVL|\d+GB))?")
-_FORMAT = re.compile(r"(?:BF|FP|INT|UINT|MXFP|NVFP|TF|E\dM)\d+(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
+_FORMAT = re.compile(r"(?:BF|FP|INT|UINT|MXFP|NVFP|TF|E\dM|B?FLOAT)\d+(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
 _ENUMERATION = re.compile(r"(?<=[\s:;,])\((\d{1,2})\)(?=\s++[a-z])")
 _LIST = re.compile(r"\s*+(?:(\d{1,3})[.)]|\((\d{1,3})\))\s")
 
