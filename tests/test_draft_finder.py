@@ -194,6 +194,34 @@ def test_a_side_that_counts_no_bytes_against_bytes_says_so_when_it_fails():
     assert [e.note for e in find_figures("So 6,144 ÷ 48 heads = 128, and 2 × 2 bytes = 5 bytes.").equations] == ["", ""]
 
 
+def test_an_approximate_result_cut_short_says_so():
+    """A blog's "100 × 128K × 32,768 × 2 bytes ≈ 838 GB" (838.86 GB, K as 1,000) drops the .86: by the
+    rule it fails ("≈ 838" is 837.5 up to 838.5), and the reason says it was cut, not rounded."""
+    (cut,) = find_figures("So 100 × 128K × 32,768 × 2 bytes ≈ 838 GB here.").equations
+    assert cut.status == "fails" and "cut short" in cut.note
+    (rounded,) = find_figures("So 100 × 128K × 32,768 × 2 bytes ≈ 839 GB here.").equations
+    assert rounded.status == "ambiguous" and "1,000 and 1,000,000" in rounded.note
+    (far,) = find_figures("So 100 × 128K × 32,768 × 2 bytes ≈ 836 GB here.").equations
+    assert far.status == "fails" and far.note == ""
+
+
+def test_a_note_in_brackets_before_the_relation_does_not_end_the_equation():
+    found = find_figures("Total: 2,048 values * 2 bytes (FP16) = 4,096 bytes per token per layer.\n"
+                         "Total: 2,048 values * 2 bytes (FP16) = 4,086 bytes per token per layer.\n")
+    assert [(e.text, e.status) for e in found.equations] == [
+        ("2,048 values * 2 bytes (FP16) = 4,096", "holds"), ("2,048 values * 2 bytes (FP16) = 4,086", "fails")]
+    assert "2,048" not in {f.text for f in found.figures}
+    # a note that ends a line: the next line is another reading ("in float16"), not the next step
+    readings = find_figures("x = 67,108,864 values\n≈ 256 MB (in float32)\n≈ 128 MB (in float16)\n", markdown=True)
+    assert [e.text for e in readings.equations] == ["67,108,864 values ≈ 256"]
+
+
+def test_a_year_and_month_is_a_date():
+    found = find_figures("| DeepSeek-V3 | 671B | 128K | 2024-12 |\n\nA window with 2048-12 tokens.\n", markdown=True)
+    assert ("2024-12", "date") in {(s.text, s.reason) for s in found.set_aside}
+    assert [f.text for f in found.figures] == ["671B", "128K", "2048", "12 tokens"]
+
+
 def test_a_rounded_integer_after_equals_says_why_it_fails():
     (equation,) = find_figures("So 2 × 80 × 8 × 128 × 2 = 328 kB per token.").equations
     assert equation.status == "fails" and "≈" in equation.note

@@ -65,7 +65,11 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()
 # so it is not the side as printed. A footnote's star ("= 42.95GB *") or a bullet has no operand.
 _CUT_BEFORE = re.compile(r"[\w)}][ \t]*+(?:[×*·÷/+−]|(?<=[ \t])x|\\(?:cdot|times|div))[ \t]*+\Z")
 _CUT_AFTER = re.compile(r"[ \t]*+(?:[×*·÷/+−]|x(?=[ \t])|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+[\w(\\]")
-_REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?P<op>=|≈|~=)\s*+(?P<open>(?:\(\s*+)*+)\Z")
+# A note in brackets may stand before the relation on the same line ("2 bytes (FP16) = 4,096"): it
+# holds no number. A note that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)")
+# ends the run (``find``): the next line is another reading, not the next step.
+_REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\([^()\n]{1,30}+\))\s*+)?+(?P<op>=|≈|~=)\s*+"
+                      r"(?P<open>(?:\(\s*+)*+)\Z")
 _DEEPEST = 12  # brackets within brackets a side may hold
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
 _CLOSES_AFTER = re.compile(r"(?:\s*+\))++")    # and closed just after its last
@@ -129,7 +133,10 @@ def find(paragraph: Paragraph) -> list[Equation]:
             gap = text[group[-1].end:term.start]
             if joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap):
                 kind = "op"
-            elif joined := _REL_GAP.match(gap):
+            elif (joined := _REL_GAP.match(gap)) and joined["note"] and paragraph.line_of(
+                    group[-1].end + joined.end("note")) != paragraph.line_of(group[-1].end + joined.start("op")):
+                joined = None  # a note that ends its line ("≈ 256 MB (in float32)"): the next is another reading
+            elif joined:
                 kind = "relation"
             if joined:
                 group.append(term)
@@ -208,6 +215,15 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
     return [equation for equation in out if equation is not None]
 
 
+def _cut(term: _Term, reading: str) -> Interval:
+    """What an approximate printed result covers if it was cut short (floor or ceiling) at its
+    place rather than rounded: within one step either way, the printed value itself included."""
+    place = _precision(term, reading, True, exact_left=False)
+    step = (place.high - place.low) / _factor(term, reading)
+    value = number(term.number)
+    return Interval(value - step, value + step, False, False).scaled(_factor(term, reading))
+
+
 def _counted_not_bytes(side: list[_Term], other: list[_Term]) -> str:
     """Where ``side`` names what it counts ("1M tokens × 80 layers") and holds no byte unit while
     ``other`` is in bytes, what to say: it was read as bytes, and the factor between is not printed."""
@@ -266,6 +282,9 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
         note = 'the left side rounds to it, but "=" says it is exact: print "≈" if the result is rounded'
     elif status == "fails" and (counted := _counted_not_bytes(left, right) or _counted_not_bytes(right, left)):
         note = counted
+    elif status == "fails" and approximate and len(right) == 1 and any(
+            c.meets(_cut(right[0], r)) for r, c, _, _ in results):
+        note = "the left side is cut short to it, not rounded: print the rounded number, or say it is cut"
     _, first_left, first_right, _ = results[0]
     scale = right[-1].scale if len(right) == 1 and right[-1].unit else 1
     computed_value = (first_left.low + first_left.high) / 2 / scale

@@ -23,7 +23,8 @@ _YEAR = r"(?:1[89]|20)\d{2}"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
-    ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")),
+    ("date", re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
+                        rf"|\b{_YEAR}-(?:0[1-9]|1[0-2])\b(?![-.,]\d){_UNIT_AHEAD}")),  # "2024-12", a month
     ("date", re.compile(rf"\b{_MONTH}\.?\s++(?:\d{{1,2}}(?:st|nd|rd|th)?+\b(?:,?\s++{_YEAR}\b)?+|{_YEAR}\b){_UNIT_AHEAD}")),
     ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?+\s++(?:of\s++)?{_MONTH}\b(?:,?\s++{_YEAR}\b)?+")),
     ("date", re.compile(rf"(?i:\b(?:in|from|since|until|till|by|during|early|late|mid|year|before|after|circa|of)"
