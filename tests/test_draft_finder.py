@@ -222,6 +222,46 @@ def test_a_year_and_month_is_a_date():
     assert [f.text for f in found.figures] == ["671B", "128K", "2048", "12 tokens"]
 
 
+@pytest.mark.parametrize("text, expected", [
+    # an aside in brackets is not a side; a bracket closing before "=" what opened before the run
+    ("Llama-3 (8B) = 32 × 4,096 × 2 × 2 = 524,288 bytes.", [("32 × 4,096 × 2 × 2 = 524,288", "holds")]),
+    ("One H100 (80 GB) ≈ 2 × 40 GB.", []), ("GPT-3 (175B) ≈ 2 × 96 × 128.", []),
+    ("Total (weights 140 GB + KV cache 40 GB) = 180 GB.", []),
+    ("2 × 8 × 128 (K and V, 2 bytes) = 4,096 bytes.", []),
+    # a running derivation: each link is checked on the result it gives, and the next goes on with it
+    ("So 2 × 8 × 128 × 2 = 4,096 bytes per layer × 80 layers = 327,680 bytes.",
+     [("2 × 8 × 128 × 2 = 4,096", "holds"), ("4,096 bytes per layer × 80 layers = 327,680", "holds")]),
+    ("So 2 × 8 × 128 × 2 = 4,000 bytes per layer × 80 layers = 320,000 bytes.",
+     [("2 × 8 × 128 × 2 = 4,000", "fails"), ("4,000 bytes per layer × 80 layers = 320,000", "holds")]),
+    ("So 2 × 64 = 4 × 32 = 128.", [("2 × 64 = 4 × 32", "holds"), ("4 × 32 = 128", "holds")]),
+    # LaTeX's thousands separators; K read as 1,000 with KB as KiB (a mix KV-cache posts print)
+    (r"$$2 \times 80 \times 8 \times 128 \times 2 = 327{,}680 \text{ bytes}$$",
+     [(r"2 \times 80 \times 8 \times 128 \times 2 = 327{,}680", "holds")]),
+    ("So 128K tokens × 320 KB = 41.9 GB.", [("128K tokens × 320 KB = 41.9", "ambiguous")]),
+    # exponents at a sentence's end, and "≈" to an exponent's place
+    ("So 2 × 5e5 = 1e6.", [("2 × 5e5 = 1e6", "holds")]), ("So 3 × 7e8 ≈ 2e9.", [("3 × 7e8 ≈ 2e9", "holds")]),
+    ("So 3 × 7e8 ≈ 3e9.", [("3 × 7e8 ≈ 3e9", "fails")]),
+    # a unit's slash and Markdown's stars are no operators; a bold operand cut off is
+    ("So 3 × 40 = 120 tokens/s.", [("3 × 40 = 120", "holds")]),
+    ("The total is *2 × 64 = 128* bytes.", [("2 × 64 = 128", "holds")]),
+    ("**32 layers** × 8 heads × 128 × 2 × 2 = 131,072 bytes.", []),
+])
+def test_what_a_review_of_the_equation_reader_found(text, expected):
+    """Sentences a reviewer wrote against this reader: each gave a wrong verdict, or none, after
+    brackets, notes and cut sides were first read."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+def test_numbers_too_large_for_any_derivation_are_not_checked_and_stay_fast():
+    """"9e99 × 9e99 × ..." once crashed check-draft (a result of thousands of digits) and took
+    seconds per few KB (the product grew with every factor); beyond 10^40, or finer than its
+    inverse, nothing is checked, and the evaluation stops there."""
+    assert find_figures("So " + "9e99 × " * 4000 + "9 = 5 GB.").equations == ()
+    assert find_figures("So " + "9e99 × " * 5 + "9 = 5 GB.").equations == ()
+    assert find_figures("So " + "1.1e-9 × " * 40 + "9 = 5 GB.").equations == ()
+    assert [e.status for e in find_figures("So 1e20 × 1e19 = 1e39 bytes.").equations] == ["holds"]
+
+
 def test_a_rounded_integer_after_equals_says_why_it_fails():
     (equation,) = find_figures("So 2 × 80 × 8 × 128 × 2 = 328 kB per token.").equations
     assert equation.status == "fails" and "≈" in equation.note

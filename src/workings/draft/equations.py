@@ -45,7 +45,7 @@ from ..frozen import frozen
 from ..figures import Interval, rounds_to
 from .text import Paragraph
 
-_NUM = r"(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,3}+(?![\w.]))?+"  # "1e6" too
+_NUM = r"(?:\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+"  # "1e6" too
 _BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
 TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>[KM](?![A-Za-z]))?+"
                   rf"(?:(?P<unit>\s*+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])(?:\s*+\}})?+)"
@@ -63,21 +63,28 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()
 # An operator between a side's first number and an operand before it, or between its last and an
 # operand after it, on the same line: the side goes on beyond what was read ("num_heads × 2 = 4"),
 # so it is not the side as printed. A footnote's star ("= 42.95GB *") or a bullet has no operand.
-_CUT_BEFORE = re.compile(r"[\w)}][ \t]*+(?:[×*·÷/+−]|(?<=[ \t])x|\\(?:cdot|times|div))[ \t]*+\Z")
-_CUT_AFTER = re.compile(r"[ \t]*+(?:[×*·÷/+−]|x(?=[ \t])|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+[\w(\\]")
+# "*" and "/" only spaced as operators are ("n * 2", "n*2"): "is *2 × 64 = 128*" is italics, and
+# "= 120 tokens/s" a unit. A bold operand ("**32 layers** × 8 heads ...") is an operand too.
+_CUT_BEFORE = re.compile(r"(?:[\w)}*][ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div))[ \t]*+"
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*))\Z")
+_CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
+                        r"|[ \t]++(?:[*/]|x)[ \t]++|\*(?=\w))[\w(\\]")
 # A note in brackets may stand before the relation on the same line ("2 bytes (FP16) = 4,096"): it
-# holds no number. A note that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)")
-# ends the run (``find``): the next line is another reading, not the next step.
-_REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\([^()\n]{1,30}+\))\s*+)?+(?P<op>=|≈|~=)\s*+"
-                      r"(?P<open>(?:\(\s*+)*+)\Z")
+# holds no number (a digit only inside a name: "(8B) = 32" is an aside's end, not a note). A note
+# that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
+# the next line is another reading, not the next step.
+_REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\((?:[^()\d\n]|(?<=[A-Za-z0-9])\d){1,30}+\))\s*+)?+"
+                      r"(?P<op>=|≈|~=)\s*+(?P<open>(?:\(\s*+)*+)\Z")
 _DEEPEST = 12  # brackets within brackets a side may hold
+_LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
 _CLOSES_AFTER = re.compile(r"(?:\s*+\))++")    # and closed just after its last
 _MULTIPLY, _DIVIDE = frozenset("×*·x") | {"\\cdot", "\\times"}, frozenset("÷/") | {"\\div"}
 _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50}
 _SUFFIX = {"K": (1000, 1024), "M": (10**6, 2**20)}
-_KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB, read as the K suffix is
+_KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB
+_Reading = tuple[str, str]  # how K and M are read, and how KB is: "decimal" or "binary" each
 _READ_AS = {"K and M": ("are read as 1,000 and 1,000,000", "are read as 1,024 and 1,048,576"),
             "KB": ("is read as 1,000 bytes (kB)", "is read as 1,024 bytes (KiB)")}
 
@@ -111,12 +118,17 @@ class Equation:
 
 
 def number(text: str) -> Fraction:
-    return Fraction(Decimal(text.replace(",", "")))
+    return Fraction(Decimal(_digits(text)))
+
+
+def _digits(text: str) -> str:
+    """A printed number without its thousands separators: "327,680", LaTeX's "327{,}680" and "327\\,680"."""
+    return text.replace(",", "").replace("{}", "").replace("\\", "")
 
 
 def _step(text: str) -> Fraction:
     """The place a printed operand is rounded to (0: an integer, exact); "1.5e6": 100,000."""
-    mantissa, _, exponent = text.replace(",", "").lower().partition("e")
+    mantissa, _, exponent = _digits(text).lower().partition("e")
     if "." not in mantissa:
         return Fraction(0)
     return Fraction(10) ** (int(exponent or 0) - len(mantissa.split(".", 1)[1]))
@@ -200,8 +212,9 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
         left, right = sides[i], sides[i + 1]
         if (i == 0 and cut_left) or (i == len(relations) - 1 and cut_right):
             continue  # a side printed only in part: "num_heads × 2 = 4" checks nothing of num_heads
-        left_tokens, right_tokens = _paired(tokens[i]), _paired(tokens[i + 1])
-        if left_tokens is None or right_tokens is None:
+        left_tokens = _paired(tokens[i], i == 0, False)
+        right_tokens = _paired(tokens[i + 1], False, i + 2 == len(tokens))
+        if left_tokens is None or right_tokens is None or _aside(left_tokens) or _aside(right_tokens):
             continue
         if len(left) == 1 and len(right) == 1 and not (left[0].unit or right[0].unit) \
                 and not (left[0].suffix or right[0].suffix):
@@ -211,11 +224,18 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
             if (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix) and right_tokens[0][0] == "n":
                 out.append(_equation(text, left, left_tokens, right[:1], [("n", right[0])], relation))
             continue
-        out.append(_equation(text, left, left_tokens, right, right_tokens, relation))
+        equation = _equation(text, left, left_tokens, right, right_tokens, relation)
+        if equation is not None and equation.status == "fails" and i + 1 < len(relations) \
+                and right_tokens[0][0] == "n":
+            # a running derivation: "2 × 8 × 128 × 2 = 4,096 bytes per layer × 80 layers = 327,680
+            # bytes" gives a result, then goes on with it; the next link checks what it goes on to
+            step = _equation(text, left, left_tokens, right[:1], [("n", right[0])], relation)
+            equation = step if step is not None else equation  # its verdict is on the result it gives
+        out.append(equation)
     return [equation for equation in out if equation is not None]
 
 
-def _cut(term: _Term, reading: str) -> Interval:
+def _cut(term: _Term, reading: _Reading) -> Interval:
     """What an approximate printed result covers if it was cut short (floor or ceiling) at its
     place rather than rounded: within one step either way, the printed value itself included."""
     place = _precision(term, reading, True, exact_left=False)
@@ -235,21 +255,28 @@ def _counted_not_bytes(side: list[_Term], other: list[_Term]) -> str:
             f"the bytes per {per} are not printed")
 
 
-def _paired(tokens: list[_Token]) -> list[_Token] | None:
-    """A side's tokens with the brackets that pair up: an opening one at its start or a closing one
-    at its end left unpaired belongs to the text around it ("(2 × 3 = 6)") and is dropped; any other
-    unpaired bracket, or brackets nested deeper than ``_DEEPEST``, None."""
+def _aside(tokens: list[_Token]) -> bool:
+    """A side that is one number in brackets ("Llama-3 (8B) = 32 × ...", "One H100 (80 GB) ≈ 2 × 40
+    GB") is an aside in the text, not a side."""
+    return len(tokens) == 3 and tokens[0][0] == "(" and tokens[2][0] == ")"
+
+
+def _paired(tokens: list[_Token], first: bool, last: bool) -> list[_Token] | None:
+    """A side's tokens with the brackets that pair up: an opening one at the start of the run's first
+    side or a closing one at the end of its last, left unpaired, belongs to the text around it ("(2 ×
+    3 = 6)") and is dropped; any other unpaired bracket ("Total (weights 140 GB + KV 40 GB) = 180
+    GB": the side would be "40 GB)"), or brackets nested deeper than ``_DEEPEST``, None."""
     depth, kept = 0, list(tokens)
     for index, token in enumerate(tokens):
         depth += {"(": 1, ")": -1}.get(token[0], 0)
         if depth > _DEEPEST:  # no printed derivation nests so deep; the evaluation would recurse as deep
             return None
-        if depth < 0:  # closed more than was opened: only brackets of the text around may follow
-            if any(t[0] != ")" for t in tokens[index:]):
+        if depth < 0:  # closed more than was opened: only the text's brackets after the run may follow
+            if not last or any(t[0] != ")" for t in tokens[index:]):
                 return None
             kept, depth = list(tokens[:index]), 0
             break
-    while depth and kept and kept[0][0] == "(":
+    while depth and first and kept and kept[0][0] == "(":
         kept, depth = kept[1:], depth - 1
     return None if depth else kept
 
@@ -257,7 +284,9 @@ def _paired(tokens: list[_Token]) -> list[_Token] | None:
 def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: list[_Term],
               right_tokens: list[_Token], relation: str) -> Equation | None:
     approximate = relation != "="
-    readings = ("decimal", "binary") if any(t.suffix or t.unit == "KB" for t in left + right) else ("decimal",)
+    scaled, kb = any(t.suffix for t in left + right), any(t.unit == "KB" for t in left + right)
+    both: tuple[str, ...] = ("decimal", "binary")
+    readings = [(k, b) for k in (both if scaled else both[:1]) for b in (both if kb else both[:1])]
     results = []
     for reading in readings:
         try:
@@ -269,14 +298,16 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
         if len(right) == 1:
             printed = _precision(right[0], reading, approximate, exact_left=computed.exact)
         results.append((reading, computed, printed, computed.meets(printed)))
-    holding = [r for r in results if r[3]]
-    status = "holds" if len(holding) == len(results) else "fails" if not holding else "ambiguous"
+    # K and KB read alike (both as 1,000 or both as 1,024): holding under each is holding; under
+    # some reading only, or only with the two read apart (K as 1,024, KB as 1,000), is ambiguous
+    alike = [r for r in results if not (scaled and kb) or r[0][0] == r[0][1]]
+    holding = [r for r in alike if r[3]] or [r for r in results if r[3]]
+    status = "holds" if all(r[3] for r in alike) else "fails" if not holding else "ambiguous"
     note = ""
     if status == "ambiguous":
-        binary = holding[0][0] == "binary"
-        read = [name for name, present in (("K and M", any(t.suffix for t in left + right)),
-                                           ("KB", any(t.unit == "KB" for t in left + right))) if present]
-        note = "holds only if " + " and ".join(f"{name} {_READ_AS[name][binary]}" for name in read)
+        (k, b) = holding[0][0]
+        read = [f"K and M {_READ_AS['K and M'][k == 'binary']}"] * scaled + [f"KB {_READ_AS['KB'][b == 'binary']}"] * kb
+        note = "holds only if " + " and ".join(read)
     elif status == "fails" and not approximate and len(right) == 1 and "." not in right[0].number \
             and any(c.meets(_precision(right[0], r, False, exact_left=False)) for r, c, _, _ in results):
         note = 'the left side rounds to it, but "=" says it is exact: print "≈" if the result is rounded'
@@ -308,20 +339,20 @@ def _equation_of(text: str, left: list[_Token], right: list[_Token], printed: Fr
                     computed=computed, approximate=approximate, status=status, note=note)
 
 
-def _factor(term: _Term, reading: str) -> Fraction:
+def _factor(term: _Term, reading: _Reading) -> Fraction:
     """What one printed unit of the term is, in bytes when it carries a byte unit (a term with no
     unit is taken as it stands: in bytes when the other side is)."""
-    factor = Fraction(_SUFFIX[term.suffix][reading == "binary"]) if term.suffix else Fraction(1)
-    return factor * (_KB[reading] if term.unit == "KB" else term.scale)
+    factor = Fraction(_SUFFIX[term.suffix][reading[0] == "binary"]) if term.suffix else Fraction(1)
+    return factor * (_KB[reading[1]] if term.unit == "KB" else term.scale)
 
 
-def _value(term: _Term, reading: str) -> Interval:
+def _value(term: _Term, reading: _Reading) -> Interval:
     """The interval a printed operand stands for: every value that rounds to it at its last place
     (an integer operand is exact)."""
     return rounds_to(number(term.number), _step(term.number)).scaled(_factor(term, reading))
 
 
-def _evaluate(tokens: list[_Token], reading: str) -> Interval | None:
+def _evaluate(tokens: list[_Token], reading: _Reading) -> Interval | None:
     """The interval of a side over the intervals of its numbers: brackets first, then × ÷, then
     + −; None on a division by an interval holding zero. _Unreadable where the tokens are no
     expression (an operator with nothing after it, a bracket out of place)."""
@@ -335,7 +366,7 @@ def _evaluate(tokens: list[_Token], reading: str) -> Interval | None:
         token = peek()
         at += 1
         if token is not None and token[0] == "n":
-            return _value(token[1], reading)
+            return _bounded(_value(token[1], reading))
         if token is None or token[0] != "(":
             raise _Unreadable
         inner = total()
@@ -353,9 +384,9 @@ def _evaluate(tokens: list[_Token], reading: str) -> Interval | None:
             if value is None or factor is None:
                 value = None
             elif token[1] in _DIVIDE:
-                value = None if factor.low <= 0 <= factor.high else _corners(value, factor, multiply=False)
+                value = None if factor.low <= 0 <= factor.high else _bounded(_corners(value, factor, multiply=False))
             else:
-                value = _corners(value, factor, multiply=True)
+                value = _bounded(_corners(value, factor, multiply=True))
         return value
 
     def total() -> Interval | None:
@@ -364,11 +395,20 @@ def _evaluate(tokens: list[_Token], reading: str) -> Interval | None:
         while (token := peek()) is not None and token[0] == "op":
             at += 1
             term = product()
-            value = None if value is None or term is None else _added(value, term, 1 if token[1] == "+" else -1)
+            sign = 1 if token[1] == "+" else -1
+            value = None if value is None or term is None else _bounded(_added(value, term, sign))
         return value
 
     value = total()
     if at != len(tokens):
+        raise _Unreadable
+    return value
+
+
+def _bounded(value: Interval | None) -> Interval | None:
+    """``value``, unless a bound is beyond ``_LARGEST`` or finer than its inverse ("9e99 × 9e99 × ..."):
+    _Unreadable, before the exact arithmetic grows with every factor."""
+    if value is not None and any(abs(x) > _LARGEST or x.denominator > _LARGEST for x in (value.low, value.high)):
         raise _Unreadable
     return value
 
@@ -398,15 +438,16 @@ def _corners(a: Interval, b: Interval, *, multiply: bool) -> Interval:
     return Interval(low, high, low_in, high_in)
 
 
-def _precision(term: _Term, reading: str, approximate: bool, *, exact_left: bool) -> Interval:
+def _precision(term: _Term, reading: _Reading, approximate: bool, *, exact_left: bool) -> Interval:
     """The interval a printed result agrees with, by the one rounding rule (``figures.rounds_to``):
     a decimal to its places; an integer to its trailing zeros with "≈", to itself with "=" (or, when
     the left side is itself rounded, to its unit)."""
-    digits = term.number.replace(",", "")
+    digits, _, exponent = _digits(term.number).lower().partition("e")
+    unit = Fraction(10) ** int(exponent or 0)  # "2e9": the digits count in billions
     if "." in digits:
         step = _step(term.number)
     elif approximate:
-        step = Fraction(10) ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
+        step = unit * Fraction(10) ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
     else:
-        step = Fraction(0) if exact_left else Fraction(1)
+        step = Fraction(0) if exact_left else unit
     return rounds_to(number(term.number), step).scaled(_factor(term, reading))
