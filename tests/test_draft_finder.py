@@ -158,8 +158,10 @@ def test_a_footnote_star_or_a_bullet_does_not_cut_a_side():
 
 @pytest.mark.parametrize("text, equation, status", [
     # an HN comment's Gemma 27B estimate: 211,968,000,000 bytes, which agrees with "≈ 200 GB" to its hundreds
-    ("KV cache = 2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200 GB", "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200", "holds"),
-    ("KV cache = 2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 300 GB", "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 300", "fails"),
+    ("KV cache = 2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200 GB",
+     "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200", "holds"),
+    ("KV cache = 2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 300 GB",
+     "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 300", "fails"),
     ("So (2 + 3) × 4 = 20.", "(2 + 3) × 4 = 20", "holds"), ("So 2 × (3 + 4) = 14.", "2 × (3 + 4) = 14", "holds"),
     ("So 2 × 3 + 4 = 10.", "2 × 3 + 4 = 10", "holds"), ("(So 2 × 3 = 6.)", "2 × 3 = 6", "holds"),
     ("A rounded 1.5e3 × 2 = 3,000 bytes.", "1.5e3 × 2 = 3,000", "holds"),
@@ -191,7 +193,8 @@ def test_a_side_that_counts_no_bytes_against_bytes_says_so_when_it_fails():
     assert tokens.status == "fails" and "the bytes per token per layer are not printed" in tokens.note
     (values,) = find_figures("So 67,108,864 values ≈ 256 MB here.").equations
     assert values.status == "fails" and "counts values, the other bytes" in values.note
-    assert [e.note for e in find_figures("So 6,144 ÷ 48 heads = 128, and 2 × 2 bytes = 5 bytes.").equations] == ["", ""]
+    others = find_figures("So 6,144 ÷ 48 heads = 128, and 2 × 2 bytes = 5 bytes.").equations
+    assert [e.note for e in others] == ["", ""]
 
 
 def test_an_approximate_result_cut_short_says_so():
@@ -245,6 +248,14 @@ def test_a_year_and_month_is_a_date():
     ("So 3 × 40 = 120 tokens/s.", [("3 × 40 = 120", "holds")]),
     ("The total is *2 × 64 = 128* bytes.", [("2 × 64 = 128", "holds")]),
     ("**32 layers** × 8 heads × 128 × 2 × 2 = 131,072 bytes.", []),
+    # a second review: a model size with a note is no product; "/ GPU" after a unit is "per";
+    # powers are not read, and a side beside one is cut; a re-factored chain's link is shown whole
+    ("GPT-3 175B (FP16) = 350 GB.", []), ("Result: 4 GPUs (A100) = 320 GB.", []),
+    ("Per GPU: 140 GB ÷ 8 = 20 GB / GPU.", [("140 GB ÷ 8 = 20", "fails")]),
+    (r"$70 \times 10^9 \times 2 = 140 \times 10^9$", []), ("1 GiB = 2^30 bytes.", []),
+    ("2^10 bytes = 1,024 bytes.", []), ("So 2 × 64 = 128 × 10⁹.", []),
+    ("So 2 × 32 × 4,096 = 2 × 65,536 = 131,072.", [("2 × 32 × 4,096 = 2 × 65,536", "fails"),
+                                                   ("2 × 65,536 = 131,072", "holds")]),
 ])
 def test_what_a_review_of_the_equation_reader_found(text, expected):
     """Sentences a reviewer wrote against this reader: each gave a wrong verdict, or none, after

@@ -64,11 +64,14 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()
 # operand after it, on the same line: the side goes on beyond what was read ("num_heads × 2 = 4"),
 # so it is not the side as printed. A footnote's star ("= 42.95GB *") or a bullet has no operand.
 # "*" and "/" only spaced as operators are ("n * 2", "n*2"): "is *2 × 64 = 128*" is italics, and
-# "= 120 tokens/s" a unit. A bold operand ("**32 layers** × 8 heads ...") is an operand too.
+# "= 120 tokens/s" a unit; after a side, "/" only before a number ("= 20 GB / GPU" is per GPU). A
+# bold operand ("**32 layers** × 8 heads ...") is an operand too, and a power ("10^9", "2^30",
+# "10⁹") is not read: a side beside one is cut.
 _CUT_BEFORE = re.compile(r"(?:[\w)}*][ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div))[ \t]*+"
-                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*))\Z")
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|\^)\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
-                        r"|[ \t]++(?:[*/]|x)[ \t]++|\*(?=\w))[\w(\\]")
+                        r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
+                        r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]")
 # A note in brackets may stand before the relation on the same line ("2 bytes (FP16) = 4,096"): it
 # holds no number (a digit only inside a name: "(8B) = 32" is an aside's end, not a note). A note
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
@@ -145,9 +148,13 @@ def find(paragraph: Paragraph) -> list[Equation]:
             gap = text[group[-1].end:term.start]
             if joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap):
                 kind = "op"
-            elif (joined := _REL_GAP.match(gap)) and joined["note"] and paragraph.line_of(
-                    group[-1].end + joined.end("note")) != paragraph.line_of(group[-1].end + joined.start("op")):
-                joined = None  # a note that ends its line ("≈ 256 MB (in float32)"): the next is another reading
+            elif (joined := _REL_GAP.match(gap)) and joined["note"] and (
+                    not joins or joins[-1].kind != "op" or paragraph.line_of(group[-1].end + joined.end("note"))
+                    != paragraph.line_of(group[-1].end + joined.start("op"))):
+                # a note qualifies a product ("2,048 values * 2 bytes (FP16) = 4,096"), not one number
+                # ("GPT-3 175B (FP16) = 350 GB"), and one that ends its line ("≈ 256 MB (in float32)")
+                # leaves the next line another reading
+                joined = None
             elif joined:
                 kind = "relation"
             if joined:
@@ -230,7 +237,8 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
             # a running derivation: "2 × 8 × 128 × 2 = 4,096 bytes per layer × 80 layers = 327,680
             # bytes" gives a result, then goes on with it; the next link checks what it goes on to
             step = _equation(text, left, left_tokens, right[:1], [("n", right[0])], relation)
-            equation = step if step is not None else equation  # its verdict is on the result it gives
+            if step is not None and (step.status != "fails" or right[0].unit or right[0].name):
+                equation = step  # "= 4,096 bytes per layer × ...": its verdict is on the result it gives
         out.append(equation)
     return [equation for equation in out if equation is not None]
 
