@@ -11,8 +11,12 @@ derivations are read as they are printed:
   byte unit beside one that has it is read as bytes. Other words after a number ("40 heads") are
   names, not units;
 - **K and M suffixes** ("128K") are read both as 1,000 and as 1,024 (10^6 and 2^20), and so is
-  "KB" (the ledger's rule: kB or KiB, ``units.readings``; "kB" and "KiB" are read as printed): an
-  equation that holds under one reading only is ``ambiguous``, and says which;
+  "KB" (the ledger's rule: kB or KiB, ``units.readings``; "kB" and "KiB" are read as printed), the
+  two alike or apart ("128K tokens × 320 KB = 41.9 GB" holds with K as 1,000 and KB as 1,024): an
+  equation that holds under both alike readings holds; under some readings only, it is
+  ``ambiguous``, and says which;
+- **running derivations**: "= 4,096 bytes per layer × 80 layers = 327,680 bytes" gives a result and
+  goes on with it: where the whole middle side does not hold, its first number is the link's result;
 - **names and notes between factors**: "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB" is one
   product; a few words after a number, or a note in parentheses without digits, may stand before
   "×", "*", "·", "÷" or "/" (not before "+", "-" or "x", which join list items and prose as often);
