@@ -416,3 +416,46 @@ def test_the_formula_rule_sets_aside_operands_only():
                          "**Corvid-22B** has 56 layers.\n", markdown=True)
     assert [f.text for f in found.figures] == ["7B", "32", "37× less", "56"]
     assert [(s.text, s.reason) for s in found.set_aside if s.reason == "formula"] == [("2", "formula")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a model's size in billions: "B" glued before "params" counts them, and so does a "B" multiplied
+    # with bytes (bytes times bytes are no size); "billion" and the other scale words multiply
+    ("Llama 2 has 70B params × 2 bytes = 140 GB of weights.", [("70B params × 2 bytes = 140", "holds")]),
+    ("Qwen: 72B parameters × 2 bytes ≈ 144 GB.", [("72B parameters × 2 bytes ≈ 144", "holds")]),
+    ("So 70B × 2 bytes = 140 GB.", [("70B × 2 bytes = 140", "holds")]),
+    ("So 70B × 2 bytes = 150 GB.", [("70B × 2 bytes = 150", "fails")]),
+    ("So 70 billion parameters × 2 bytes = 140 GB.", [("70 billion parameters × 2 bytes = 140", "holds")]),
+    ("So 1.8T params × 2 bytes = 3.6 TB.", [("1.8T params × 2 bytes = 3.6", "holds")]),
+    ("So 1 billion = 1,000,000,000 and 1 billion = 1,000,000.",
+     [("1 billion = 1,000,000,000", "holds"), ("1 billion = 1,000,000", "fails")]),
+    ("So 1B × 1,024 = 1 KiB.", [("1B × 1,024 = 1", "holds")]),  # one byte unit: B is a byte
+    # "8x 80 GB", a device named between the count and its memory
+    ("A node has 8x 80 GB = 640 GB of HBM.", [("8x 80 GB = 640", "holds")]),
+    ("A node has 8x H100 80GB = 640 GB.", [("8x H100 80GB = 640", "holds")]),
+    ("Four cards: 4 × A100 40GB = 120 GB.", [("4 × A100 40GB = 120", "fails")]),
+    # lowercase k, "1m tokens", and "per token" after a unit
+    ("At 128k tokens × 160 KB per token ≈ 20 GB.", [("128k tokens × 160 KB per token ≈ 20", "holds")]),
+    ("At 128k tokens × 160 KB per token ≈ 30 GB.", [("128k tokens × 160 KB per token ≈ 30", "fails")]),
+    ("At 1m tokens × 100 KB ≈ 100 GB.", [("1m tokens × 100 KB ≈ 100", "holds")]),
+    # a slash glued between a name and the first number: the side goes on before it
+    ("Half the weights/2 = 70 GB.", []), ("So 140 GB/2 = 70 GB.", [("140 GB/2 = 70", "holds")]),
+])
+def test_what_outside_pages_print_model_sizes_multiples_and_lowercase_k(text, expected):
+    """Forms public pages print that the reader called wrong or did not read: each case's verdict
+    was another before (a right one "fails", a wrong one not checked)."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+def test_a_failing_result_with_a_suffix_is_reported_in_its_own_scale():
+    """"2 × 64 = 1K": the left side is 0.128 thousand, not 128 against a printed 1."""
+    (equation,) = find_figures("So 2 × 64 = 1K.", markdown=True).equations
+    assert equation.status == "fails" and equation.computed == Fraction(128, 1000) and equation.printed == 1
+
+
+def test_a_lowercase_m_before_tokens_is_a_million():
+    """"1m tokens" is printed for a million tokens (a Reddit post said it three times); "5m" alone
+    may be minutes or metres, and stays 5."""
+    found = by_text(find_figures("We ran 1m tokens, after a 5m walk.", markdown=True))
+    assert found["1m tokens"].value == 1_000_000 and found["1m tokens"].unit == "token"
+    assert found["5"].value == 5

@@ -15,6 +15,10 @@ derivations are read as they are printed:
   two alike or apart ("128K tokens × 320 KB = 41.9 GB" holds with K as 1,000 and KB as 1,024): an
   equation that holds under both alike readings holds; under some readings only, it is
   ``ambiguous``, and says which;
+- **model sizes and multiples**: "70B params", "1.8T parameters" and "70 billion" count parameters
+  (a "70B" multiplied with bytes too: bytes times bytes are no size); "128k" and "1m tokens" are K
+  and M; "8x 80 GB" and "8x H100 80GB" multiply (a device's name may stand between the count and
+  its memory); "160 KB per token" is a size as "160 KB/token" is;
 - **running derivations**: "= 4,096 bytes per layer × 80 layers = 327,680 bytes" gives a result and
   goes on with it: where the whole middle side does not hold, its first number is the link's result;
 - **names and notes between factors**: "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB" is one
@@ -51,15 +55,20 @@ from .text import Paragraph
 
 _NUM = r"(?:\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+"  # "1e6" too
 _BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
-TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>[KM](?![A-Za-z]))?+"
+# "128K", "128k", "1M", and before a count of parameters or tokens "70B params", "1.8T parameters", "1m tokens"
+_SUFFIXES = r"[KkM](?![A-Za-z])|[BT](?=\s*+(?:params?|parameters?)\b)|m(?=\s*+tokens?\b)"
+TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
                   rf"(?:(?P<unit>\s*+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])(?:\s*+\}})?+)"
-                  rf"(?:\s*+/\s*+tokens?\b)?+"
+                  rf"(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
                   rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
 _UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's unit ("\text{ GB}": GB)
 # Between two numbers of one expression: closing brackets, one operator (LaTeX's \cdot, \times and
 # \div too), opening brackets. Between two sides: closing brackets, the relation, opening brackets.
-_SIGN = r"(?P<op>[×*·÷/+−–]|(?<=\s)[-x](?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
-_OP_GAP = re.compile(rf"\s*+(?P<close>(?:\)\s*+)*+){_SIGN}\s*+(?P<open>(?:\(\s*+)*+)\Z")
+# "8x 80 GB": an x glued to the number before it multiplies too.
+_SIGN = r"(?P<op>[×*·÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
+# "8x H100 80GB", "4 × A100 40 GB": what is multiplied may be named by a device before its number.
+_DEVICE = r"(?:(?<=[×x*])\s*+[A-Z]{1,3}\d{2,4}[A-Za-z]{0,2}\s++)?+"
+_OP_GAP = re.compile(rf"\s*+(?P<close>(?:\)\s*+)*+){_SIGN}{_DEVICE}\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
 # multiplication or a division: the product goes on.
 _NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+"
@@ -72,7 +81,7 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()
 # bold operand ("**32 layers** × 8 heads ...") is an operand too, and a power ("10^9", "2^30",
 # "10⁹") is not read: a side beside one is cut.
 _CUT_BEFORE = re.compile(r"(?:[\w)}*][ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div))[ \t]*+"
-                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|\^)\Z")
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^)\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
                         r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
                         r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]")
@@ -89,7 +98,10 @@ _CLOSES_AFTER = re.compile(r"(?:\s*+\))++")    # and closed just after its last
 _MULTIPLY, _DIVIDE = frozenset("×*·x") | {"\\cdot", "\\times"}, frozenset("÷/") | {"\\div"}
 _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50}
-_SUFFIX = {"K": (1000, 1024), "M": (10**6, 2**20)}
+_SUFFIX = {"K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20),
+           "B": (10**9, 10**9), "T": (10**12, 10**12)}
+_READ_TWO_WAYS = frozenset("KkMm")  # suffixes read both as powers of 1,000 and of 1,024
+_SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB
 _Reading = tuple[str, str]  # how K and M are read, and how KB is: "decimal" or "binary" each
 _READ_AS = {"K and M": ("are read as 1,000 and 1,000,000", "are read as 1,024 and 1,048,576"),
@@ -105,6 +117,7 @@ class _Term:
     scale: int           # to bytes; 1 when no byte unit ("KB": its decimal reading, see ``_factor``)
     unit: str            # the byte unit as printed, "" for none
     name: str = ""       # the word after the number when it is no byte unit ("values", "layers")
+    times: int = 1       # a scale word after the number: "70 billion" is 70 times 10^9
 
 
 @frozen(kw_only=True)
@@ -185,9 +198,20 @@ class _Unreadable(Exception):
 
 def _term(match: re.Match[str]) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
+    name = match.group("name") or ""
+    times = _SCALE_WORDS.get(name.lower(), 1)
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
-                 name=match.group("name") or "",
+                 name="" if times > 1 else name, times=times,
                  scale=_SCALE.get(unit.upper(), 1), unit=unit)
+
+
+def _billions(text: str, side: list[_Term]) -> list[_Term]:
+    """A side where a number glued to "B" ("70B") is multiplied with bytes ("70B × 2 bytes"): bytes
+    times bytes are no size, so that "B" counts billions (of parameters), as model sizes are printed."""
+    if sum(1 for t in side if t.unit) < 2:
+        return side
+    return [_Term(start=t.start, end=t.end, number=t.number, suffix="B", scale=1, unit="", name=t.name, times=t.times)
+            if t.unit == "B" and not t.suffix and text.startswith("B", t.start + len(t.number)) else t for t in side]
 
 
 _Token = tuple[Any, ...]  # ("n", a _Term), ("op", its sign), ("(",) or (")",)
@@ -199,6 +223,8 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
     belong to it; a side whose brackets do not pair up once those outside it are left is not read."""
     if all(j.kind != "op" for j in joins) and len(group) < 2:
         return []
+    bounds = [0] + [i + 1 for i, join in enumerate(joins) if join.kind == "relation"] + [len(group)]
+    group = [term for a, b in zip(bounds, bounds[1:]) for term in _billions(text, group[a:b])]
     before = _OPENS_BEFORE.search(text, max(0, group[0].start - 40), group[0].start)
     after = _CLOSES_AFTER.match(text, group[-1].end)
     tokens: list[list[_Token]] = [[("(",)] * (before.group().count("(") if before else 0) + [("n", group[0])]]
@@ -228,7 +254,7 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
         if left_tokens is None or right_tokens is None or _aside(left_tokens) or _aside(right_tokens):
             continue
         if len(left) == 1 and len(right) == 1 and not (left[0].unit or right[0].unit) \
-                and not (left[0].suffix or right[0].suffix):
+                and not (left[0].suffix or right[0].suffix or left[0].times > 1 or right[0].times > 1):
             continue  # "= 5 = 5": no arithmetic to check
         if len(left) == 1 and len(right) > 1:
             # "327,680 = 0.33MB / token x 131072 = 42.95GB": the number is restated, then used.
@@ -296,7 +322,8 @@ def _paired(tokens: list[_Token], first: bool, last: bool) -> list[_Token] | Non
 def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: list[_Term],
               right_tokens: list[_Token], relation: str) -> Equation | None:
     approximate = relation != "="
-    scaled, kb = any(t.suffix for t in left + right), any(t.unit == "KB" for t in left + right)
+    scaled = any(t.suffix in _READ_TWO_WAYS for t in left + right if t.suffix)
+    kb = any(t.unit == "KB" for t in left + right)
     both: tuple[str, ...] = ("decimal", "binary")
     readings = [(k, b) for k in (both if scaled else both[:1]) for b in (both if kb else both[:1])]
     results = []
@@ -329,7 +356,7 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
             c.meets(_cut(right[0], r)) for r, c, _, _ in results):
         note = "the left side is cut short to it, not rounded: print the rounded number, or say it is cut"
     _, first_left, first_right, _ = results[0]
-    scale = right[-1].scale if len(right) == 1 and right[-1].unit else 1
+    scale = _factor(right[0], results[0][0]) if len(right) == 1 else 1  # "= 1K": the left side in K
     computed_value = (first_left.low + first_left.high) / 2 / scale
     printed_value = number(right[0].number) if len(right) == 1 else (first_right.low + first_right.high) / 2 / scale
     return _equation_of(text, left_tokens, right_tokens, printed_value, computed_value, approximate, status, note)
@@ -355,7 +382,7 @@ def _factor(term: _Term, reading: _Reading) -> Fraction:
     """What one printed unit of the term is, in bytes when it carries a byte unit (a term with no
     unit is taken as it stands: in bytes when the other side is)."""
     factor = Fraction(_SUFFIX[term.suffix][reading[0] == "binary"]) if term.suffix else Fraction(1)
-    return factor * (_KB[reading[1]] if term.unit == "KB" else term.scale)
+    return factor * term.times * (_KB[reading[1]] if term.unit == "KB" else term.scale)
 
 
 def _value(term: _Term, reading: _Reading) -> Interval:
