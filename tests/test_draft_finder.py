@@ -459,3 +459,15 @@ def test_a_lowercase_m_before_tokens_is_a_million():
     found = by_text(find_figures("We ran 1m tokens, after a 5m walk.", markdown=True))
     assert found["1m tokens"].value == 1_000_000 and found["1m tokens"].unit == "token"
     assert found["5"].value == 5
+
+
+def test_a_range_of_years_is_a_date_and_a_size_after_a_model_s_name_is_the_name_s():
+    """Outside pages print "2024–2025" and "LLaMA-2 13B", "Gemma3 27b": the finder reported the
+    years and the sizes as figures, though "Llama 2 13B" was already a name. A range of sizes, a
+    size before "params" and a year range the wrong way round stay figures."""
+    found = find_figures("From 2024–2025 and 2019-23 LLaMA-2 13B, Gemma3 27b and Qwen2.5 7B, 1.5B fit in 2048-4096 "
+                         "tokens; Qwen2.5 72B params is 144 GB; 2025-2024 is odd.", markdown=True)
+    assert [(s.text, s.reason) for s in found.set_aside] == [
+        ("2024–2025", "date"), ("2019-23", "date"), ("LLaMA-2 13B", "model-name"), ("Gemma3 27b", "model-name"),
+        ("Qwen2.5 7B", "model-name"), ("Qwen2.5", "model-name")]
+    assert [f.text for f in found.figures] == ["1.5B", "2048-4096 tokens", "72B params", "144 GB", "2025", "2024"]

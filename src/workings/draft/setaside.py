@@ -16,9 +16,10 @@ from .text import Paragraph
 
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
           r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)")
-# A number followed by one of these is a quantity, not a year or a day of the month.
-_UNIT_AHEAD = (r"(?!\s*+(?:%|percent|bytes?\b|bits?\b|tokens?\b|[kKMGTP]i?B\b|parameters?\b|layers?\b"
-               r"|heads?\b|times\b|GPUs?\b|chats?\b))")
+# A number followed by one of these is a quantity, not a year or a day of the month; so is the first
+# of a range of them ("in 2048-4096 tokens").
+_UNIT_AHEAD = (r"(?!(?:\s*+(?:[–—-]|to)\s*+\d[\d,]*+)?+\s*+(?:%|percent|bytes?\b|bits?\b|tokens?\b"
+               r"|[kKMGTP]i?B\b|parameters?\b|layers?\b|heads?\b|times\b|GPUs?\b|chats?\b))")
 _YEAR = r"(?:1[89]|20)\d{2}"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
@@ -50,6 +51,10 @@ _VERSION = re.compile(r"[vV]\d+(?:\.\d+)*")
 _HARDWARE = re.compile(r"(?:[AHBLT]\d{1,3}[A-Z]?|V100|G[BH]\d{2,3}|MI\d{3}[A-Z]?|L40S?|A10G|TPUv\d+)"
                        r"(?:-(?:SXM\d?|PCIe|NVL|\d+GB))?")
 _FORMAT = re.compile(r"(?:BF|FP|INT|UINT|MXFP|NVFP|TF|E\dM|B?FLOAT)\d+(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
+# A range of years ("2024–2025", "2019-23"); a later year second, as ``_year_ranges`` checks.
+_YEAR_RANGE = re.compile(rf"\b(?P<first>{_YEAR})\s*+[–—-]\s*+(?P<last>{_YEAR}|\d{{2}})\b(?![.,]\d){_UNIT_AHEAD}")
+# A model's size printed after its name ("LLaMA-2 13B", "Gemma3 27b"), not a count of parameters.
+_SIZE_AFTER_NAME = re.compile(r"\s++\d{1,4}+(?:\.\d++)?+[BbM](?!\w|[.,]\d|\s*+(?:params?|parameters?)\b)")
 _ENUMERATION = re.compile(r"(?<=[\s:;,])\((\d{1,2})\)(?=\s++[a-z])")
 _LIST = re.compile(r"\s*+(?:(\d{1,3})[.)]|\((\d{1,3})\))\s")
 
@@ -77,12 +82,19 @@ def find(paragraph: Paragraph) -> list[SetAside]:
         for match in pattern.finditer(text):
             part: str | int = "span" if "span" in pattern.groupindex else 0
             found.append(_span(text, match.start(part), match.end(part), reason))
+    for match in _YEAR_RANGE.finditer(text):
+        first, last = match.group("first"), match.group("last")
+        if int(first[:4 - len(last)] + last) > int(first):  # "2024–2025", "2019-23"; not "2048-1024"
+            found.append(_span(text, match.start(), match.end(), "date"))
     for match in _NAME.finditer(text):
         word = match.group()
         if not any(c.isdigit() for c in word):
             continue
         word = re.sub(r"['’]s$", "", word).rstrip(".")
-        found.append(_span(text, match.start(), match.start() + len(word), _name_reason(word)))
+        end, reason = match.start() + len(word), _name_reason(word)
+        if reason == "model-name" and end == match.end() and (size := _SIZE_AFTER_NAME.match(text, end)):
+            end = size.end()  # "LLaMA-2 13B": the size is the name's, as in "Llama 2 13B"
+        found.append(_span(text, match.start(), end, reason))
     return _without_overlaps(found)
 
 
