@@ -471,3 +471,10 @@ def test_a_range_of_years_is_a_date_and_a_size_after_a_model_s_name_is_the_name_
         ("2024–2025", "date"), ("2019-23", "date"), ("LLaMA-2 13B", "model-name"), ("Gemma3 27b", "model-name"),
         ("Qwen2.5 7B", "model-name"), ("Qwen2.5", "model-name")]
     assert [f.text for f in found.figures] == ["1.5B", "2048-4096 tokens", "72B params", "144 GB", "2025", "2024"]
+
+
+def test_chinese_counts_in_ten_thousands_and_hundred_millions():
+    """A forum's notes on DeepSeek-V3 print "6710 亿" (671 billion), which was read as 6,710."""
+    found = by_text(find_figures("DeepSeek-V3 有 6710 亿参数, 激活 370亿. 上下文 12.8万 tokens.", markdown=True))
+    assert found["6710 亿"].value == 671 * 10**9 and found["370亿"].value == 37 * 10**9
+    assert found["12.8万 tokens"].value == 128_000 and found["12.8万 tokens"].unit == "token"

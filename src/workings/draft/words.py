@@ -173,6 +173,9 @@ _SYMBOL = re.compile(r" ?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)(?![A-Za-z])")
 _GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=\s++(?:tokens?|context)\b))(?![A-Za-z])")
 _GLUED_SCALES = {"K": 10**3, "k": 10**3, "M": 10**6, "m": 10**6, "B": 10**9, "bn": 10**9, "T": 10**12}
 _SCALE_WORD = re.compile(r"(?:\s++|-)(thousand|million|billion|trillion)\b", re.IGNORECASE)
+# Chinese counts in ten-thousands and hundred-millions: "6710 亿" is 671 billion, "12.8万" 128,000.
+_CJK_SCALE = re.compile(r" ?+(万|亿)")
+_CJK_SCALES = {"万": 10**4, "亿": 10**8}
 _UNIT_WORD = re.compile(
     r"(?:\s++|-)(bytes?|bits?|(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)bytes?|tokens?|parameters?"
     r"|params|percent|per\s++cent|minutes?|mins?|hours?|seconds?|days?|dollars?|USD)\b"
@@ -218,6 +221,8 @@ def read_unit(text: str, pos: int, *, glued: bool = True, currency: bool = False
         scale, billions, pos = _GLUED_SCALES[match.group(1)], match.group(1) in ("B", "bn"), match.end()
     if match := _SCALE_WORD.match(text, pos):
         scale, pos = scale * _SCALES[match.group(1).lower()], match.end()
+    elif scale == 1 and (match := _CJK_SCALE.match(text, pos)):
+        scale, pos = _CJK_SCALES[match.group(1)], match.end()
     if match := _UNIT_WORD.match(text, pos):
         word = re.sub(r"\s+", " ", (match.group(1) or match.group(2)).lower())
         unit = _WORDS.get(word) or _WORDS.get(word[:-1] if word.endswith("s") else word, "")
