@@ -440,10 +440,35 @@ def test_the_formula_rule_sets_aside_operands_only():
     ("At 1m tokens × 100 KB ≈ 100 GB.", [("1m tokens × 100 KB ≈ 100", "holds")]),
     # a slash glued between a name and the first number: the side goes on before it
     ("Half the weights/2 = 70 GB.", []), ("So 140 GB/2 = 70 GB.", [("140 GB/2 = 70", "holds")]),
+    ("Llama 70B w/8 × 80 GB = 640 GB.", []),
+    # a B is bytes where bytes add up, and billions only where bytes would not hold
+    ("So 64B + 64B = 128B.", [("64B + 64B = 128", "holds")]),
+    ("A Q4_0 block is 32 × 0.5B + 2B = 18B.", [("32 × 0.5B + 2B = 18", "holds")]),
+    ("So 70B × 2 = 140 GB.", [("70B × 2 = 140", "holds")]), ("So 70 B params × 2 bytes = 140 GB.",
+                                                             [("70 B params × 2 bytes = 140", "holds")]),
+    (r"$70\text{B} \times 2 \text{ bytes} = 140 \text{ GB}$", [(r"70\text{B} \times 2 \text{ bytes} = 140", "holds")]),
+    # a count of parameters named beside bytes, or a scale on the result only, is no arithmetic
+    ("Llama 2 70B params = 140 GB in FP16.", []), ("Llama 3 8B = 16 GB in FP16.", []),
+    ("So 70 × 2 = 140 billion bytes.", []), ("So 70 billion ≈ 70B.", []),
+    # lowercase k only before tokens or a context: "2k = 16" is algebra
+    ("If 2k = 16 then k = 8.", []),
+    # units of time and compute are not converted; the result may be printed first
+    ("So 2x 1,000 ms = 2 s.", []), ("So 2.5x 989 TFLOPS ≈ 2.5 PFLOPS.", []),
+    ("Time: 2 × 30 = 60 s per request.", [("2 × 30 = 60", "holds")]),
+    ("H200 has 141 GB = 1.76x H100's 80 GB.", [("141 GB = 1.76x H100's 80", "holds")]),
+    ("So 640 GB = 8 × 80 GB.", [("640 GB = 8 × 80", "holds")]), ("So 640 GB = 8 × 70 GB.", [("640 GB = 8 × 70", "fails")]),
+    # devices: more names, a card's number is no operand, a side after names and an operator is cut
+    ("Node: 8x A100-80GB = 640 GB.", [("8x A100-80GB = 640", "holds")]),
+    ("Node: 8x H100 SXM 80GB = 640 GB.", [("8x H100 SXM 80GB = 640", "holds")]),
+    ("Rig: 2x RTX 3090 24GB = 48GB.", [("2x RTX 3090 24GB = 48", "holds")]),
+    ("Rig: 4x RTX 4090 = 96 GB.", []), ("Total: weights 140 GB + KV 40 GB = 180 GB.", []),
+    ("So 2 × 32 × 32 × 128 × 2 = 524,288 bytes per token, × 4,096 ≈ 2.1 GB.",
+     [("2 × 32 × 32 × 128 × 2 = 524,288", "holds")]),
 ])
 def test_what_outside_pages_print_model_sizes_multiples_and_lowercase_k(text, expected):
-    """Forms public pages print that the reader called wrong or did not read: each case's verdict
-    was another before (a right one "fails", a wrong one not checked)."""
+    """Forms public pages print that the reader called wrong or did not read, and what a review of the
+    first rules for them found they broke ("64B + 64B = 128B" taken for billions, "2k = 16" for a
+    thousand): most cases' verdict was another before; the rest guard what must stay as it was."""
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
 
 
@@ -478,3 +503,33 @@ def test_chinese_counts_in_ten_thousands_and_hundred_millions():
     found = by_text(find_figures("DeepSeek-V3 有 6710 亿参数, 激活 370亿. 上下文 12.8万 tokens.", markdown=True))
     assert found["6710 亿"].value == 671 * 10**9 and found["370亿"].value == 37 * 10**9
     assert found["12.8万 tokens"].value == 128_000 and found["12.8万 tokens"].unit == "token"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a unit on the next line is not the number's ("num_layers = 40" then "bytes = 2")
+    ("num_layers = 40\nbytes = 2  # fp16", []),
+    # a product over two lines; "x" after a factor's name; "= ~91k"; <br/> and inline LaTeX's "$"
+    ("32 layers x 2 (K+V) x 32 heads x 128 head_dim x 2 bytes\n= 524,288 bytes per token",
+     [("32 layers x 2 (K+V) x 32 heads x 128 head_dim x 2 bytes = 524,288", "holds")]),
+    ("That is around 8192 * 11.12 = ~91k tokens.", [("8192 * 11.12 = ~91k", "holds")]),
+    ('FP16["FP16: 70B × 2 bytes<br/>= 140 GB"]', [("70B × 2 bytes<br/>= 140", "holds")]),
+    ("Here $2 \\cdot 80 = 160$ bytes $= 0.16$ kB.", [("2 \\cdot 80 = 160", "holds"), ("160$ bytes $= 0.16", "holds")]),
+    # an abbreviated result after "=" agrees to its last digit; "671M" is read only as 671,000,000
+    ("Per layer: 32 × 4096 × 5120 = 671M elements.", [("32 × 4096 × 5120 = 671M", "holds")]),
+    ("K cache per layer: 671M × 2 bytes = 1.3 GB.", [("671M × 2 bytes = 1.3", "holds")]),
+    # MB printed for MiB: ambiguous, naming the reading, where no decimal reading holds
+    ("So 2,621,440 bytes = 2.5 MB per token.", [("2,621,440 bytes = 2.5", "ambiguous")]),
+    ("So 2,621,440 bytes = 2.6 MB per token.", [("2,621,440 bytes = 2.6", "holds")]),
+    ("So 2,621,440 bytes = 3.5 MB per token.", [("2,621,440 bytes = 3.5", "fails")]),
+    # a lone symbol between two numbers (a "×" mis-decoded as "Γ") cuts the side
+    ("FP16: 70B Γ 2 bytes = 140 GB.", []),
+])
+def test_what_a_fourth_batch_of_outside_pages_printed(text, expected):
+    """Forms from eight more public pages (a code comment's derivation, a GitHub issue's log, a
+    Mermaid chart's labels, LaTeX inline): each case but the guards had another verdict before."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+def test_mb_read_as_mib_says_so():
+    (equation,) = find_figures("So 2,621,440 bytes = 2.5 MB per token.", markdown=True).equations
+    assert equation.note == "holds only if MB is read as MiB (1,048,576 bytes)"

@@ -15,10 +15,21 @@ derivations are read as they are printed:
   two alike or apart ("128K tokens × 320 KB = 41.9 GB" holds with K as 1,000 and KB as 1,024): an
   equation that holds under both alike readings holds; under some readings only, it is
   ``ambiguous``, and says which;
-- **model sizes and multiples**: "70B params", "1.8T parameters" and "70 billion" count parameters
-  (a "70B" multiplied with bytes too: bytes times bytes are no size); "128k" and "1m tokens" are K
-  and M; "8x 80 GB" and "8x H100 80GB" multiply (a device's name may stand between the count and
-  its memory); "160 KB per token" is a size as "160 KB/token" is;
+- **model sizes and multiples**: "70B params", "1.8T parameters" and "70 billion" count parameters;
+  a "B" is bytes ("64B + 64B = 128B") unless only billions hold ("70B × 2 = 140 GB": the two
+  readings are a billion apart); a count beside bytes alone ("70B params ≈ 140 GB", "Llama 3 8B =
+  16 GB") and a scale on the result only ("70 × 2 = 140 billion") are not checked; "128k" and "1m"
+  before tokens or a context are K and M ("2k = 16" is algebra); "8x 80 GB", "8x H100 80GB", "8x
+  A100-80GB" and "2x RTX 3090 24GB" multiply (a device's name may stand between the count and its
+  memory; a card's number is no operand); "160 KB per token" is a size as "160 KB/token" is;
+- **readings of K, M, MB**: K and M are read as 1,024 and 1,048,576 only on a power of two or a
+  multiple of 16 ("128K", "1M", "160K"; "671M" is 671,000,000); an abbreviated result after "="
+  ("= 671M") agrees to its last digit; where no reading holds but MB, GB, TB read as MiB, GiB, TiB
+  would ("2,621,440 bytes = 2.5 MB"), the equation is ``ambiguous`` and says so;
+- **what is not arithmetic**: units of time, compute and power are not converted ("2x 1,000 ms = 2
+  s" is not checked); a unit or name on the next line is not the number's; a side after an
+  operator and a few names ("weights 140 GB + KV 40 GB = 180 GB"), after a comma ("per token, ×
+  4,096"), after a word's slash ("weights/2", "w/8") or after a lone symbol ("70B Γ 2") is cut;
 - **running derivations**: "= 4,096 bytes per layer × 80 layers = 327,680 bytes" gives a result and
   goes on with it: where the whole middle side does not hold, its first number is the link's result;
 - **names and notes between factors**: "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB" is one
@@ -55,33 +66,40 @@ from .text import Paragraph
 
 _NUM = r"(?:\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+"  # "1e6" too
 _BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
-# "128K", "128k", "1M", and before a count of parameters or tokens "70B params", "1.8T parameters", "1m tokens"
-_SUFFIXES = r"[KkM](?![A-Za-z])|[BT](?=\s*+(?:params?|parameters?)\b)|m(?=\s*+tokens?\b)"
+# "128K", "1M"; "128k" and "1m" before tokens or a context ("2k = 16" is algebra); "70B params" and
+# "1.8T parameters" before a count of parameters
+_SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=[ \t]*+(?:tokens?|context|ctx)\b)"
+             r"|[BT](?=[ \t]*+(?:[Pp]arams?|[Pp]arameters?)\b)")
 TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
-                  rf"(?:(?P<unit>\s*+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])(?:\s*+\}})?+)"
-                  rf"(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
-                  rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
+                  rf"(?:(?P<unit>[ \t]*+(?:\$[ \t]*+)?+(?:\\(?:text|mathrm)\{{[ \t]*+)?+{_BYTES}(?![A-Za-z])"
+                  rf"(?:[ \t]*+\}})?+)(?:[ \t]*+/[ \t]*+tokens?\b|[ \t]++per[ \t]++tokens?\b)?+"
+                  rf"|[ \t]++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
 _UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's unit ("\text{ GB}": GB)
 # Between two numbers of one expression: closing brackets, one operator (LaTeX's \cdot, \times and
 # \div too), opening brackets. Between two sides: closing brackets, the relation, opening brackets.
 # "8x 80 GB": an x glued to the number before it multiplies too.
 _SIGN = r"(?P<op>[×*·÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
 # "8x H100 80GB", "4 × A100 40 GB": what is multiplied may be named by a device before its number.
-_DEVICE = r"(?:(?<=[×x*])\s*+[A-Z]{1,3}\d{2,4}[A-Za-z]{0,2}\s++)?+"
+_DEVICE = (r"(?:(?<=[×x*])\s*+(?:[A-Z]{1,3}\d{1,4}[A-Za-z]{0,2}\d?|(?:RTX|GTX)[ \t]++\d{4}(?:[ \t]++Ti)?+)"
+           r"(?:['’]s)?+(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?:\s++|-))?+")
 _OP_GAP = re.compile(rf"\s*+(?P<close>(?:\)\s*+)*+){_SIGN}{_DEVICE}\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
 # multiplication or a division: the product goes on.
-_NAMED_OP_GAP = re.compile(r"(?:\s++[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+"
-                           r"\s*+(?P<op>[×*·÷/])\s*+(?P<open>)(?P<close>)\Z")
+_NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+"
+                           r"\s*+(?P<op>[×*·÷]|(?<=\s)[/x](?=\s))\s*+(?P<open>)(?P<close>)\Z")
 # An operator between a side's first number and an operand before it, or between its last and an
 # operand after it, on the same line: the side goes on beyond what was read ("num_heads × 2 = 4"),
 # so it is not the side as printed. A footnote's star ("= 42.95GB *") or a bullet has no operand.
 # "*" and "/" only spaced as operators are ("n * 2", "n*2"): "is *2 × 64 = 128*" is italics, and
 # "= 120 tokens/s" a unit; after a side, "/" only before a number ("= 20 GB / GPU" is per GPU). A
 # bold operand ("**32 layers** × 8 heads ...") is an operand too, and a power ("10^9", "2^30",
-# "10⁹") is not read: a side beside one is cut.
-_CUT_BEFORE = re.compile(r"(?:[\w)}*][ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div))[ \t]*+"
-                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^)\Z")
+# "10⁹") is not read: a side beside one is cut. So is a side after an operator and a few names
+# ("140 GB + KV 40 GB = 180 GB"), after a comma ("per token, × 4,096 ≈ 2.1 GB"), after a word's
+# slash ("weights/2", "w/8") and after a lone symbol between numbers (a mis-decoded "70B Γ 2").
+_CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div))[ \t]*+"
+                         r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^"
+                         r"|\d[A-Za-z]{0,2}[ \t]++[^\x00-\x7f–—‘’“”…«»][ \t]++)\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
                         r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
                         r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]")
@@ -90,7 +108,13 @@ _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div)(?![A-Za
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
 # the next line is another reading, not the next step.
 _REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\((?:[^()\d\n]|(?<=[A-Za-z0-9])\d){1,30}+\))\s*+)?+"
-                      r"(?P<op>=|≈|~=)\s*+(?P<open>(?:\(\s*+)*+)\Z")
+                      r"(?:<br\s*+/?>\s*+|\$\s*+)?+(?P<op>=[ \t]*+~|=|≈|~=)[ \t]*+\$?+"
+                      r"\s*+(?P<open>(?:\(\s*+)*+)\Z")
+# "RTX 4090", "Radeon 7900": a card's number is its name, no operand ("4x RTX 4090 = 96 GB")
+# Units of time, compute, power and frequency: their prefixes are not read, so "1,000 ms = 1 s" is not checked
+_OTHER_UNIT = re.compile(r"[kMGTPE]?FLOP[Ss]?|[mµun]?s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?"
+                         r"|[kMGT]?W|[kMGT]?Hz|[kMGT]?bps")
+_HARDWARE_BEFORE = re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|RX|Arc)[ \t]++\Z")
 _DEEPEST = 12  # brackets within brackets a side may hold
 _LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
@@ -103,7 +127,11 @@ _SUFFIX = {"K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**
 _READ_TWO_WAYS = frozenset("KkMm")  # suffixes read both as powers of 1,000 and of 1,024
 _SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB
-_Reading = tuple[str, str]  # how K and M are read, and how KB is: "decimal" or "binary" each
+# How K and M are read, how KB is, how MB, GB...: "decimal" or "binary" each; and a glued "B":
+# "bytes" or "billions"
+_Reading = tuple[str, str, str, str]
+_BIG_AS = {"MB": "MiB (1,048,576 bytes)", "GB": "GiB (1,073,741,824 bytes)", "TB": "TiB (2^40 bytes)",
+           "PB": "PiB (2^50 bytes)"}
 _READ_AS = {"K and M": ("are read as 1,000 and 1,000,000", "are read as 1,024 and 1,048,576"),
             "KB": ("is read as 1,000 bytes (kB)", "is read as 1,024 bytes (KiB)")}
 
@@ -118,6 +146,7 @@ class _Term:
     unit: str            # the byte unit as printed, "" for none
     name: str = ""       # the word after the number when it is no byte unit ("values", "layers")
     times: int = 1       # a scale word after the number: "70 billion" is 70 times 10^9
+    glued: bool = False  # "70B", "70 B": a B after the number, bytes or billions (``_equation``)
 
 
 @frozen(kw_only=True)
@@ -156,7 +185,8 @@ def _step(text: str) -> Fraction:
 
 def find(paragraph: Paragraph) -> list[Equation]:
     text = paragraph.text
-    terms = [_term(m) for m in TERM.finditer(text)]
+    terms = [_term(m, paragraph) for m in TERM.finditer(text)
+             if not _HARDWARE_BEFORE.search(text, max(0, m.start() - 20), m.start())]  # a bounded look back
     out: list[Equation] = []
     group: list[_Term] = []
     joins: list[_Join] = []   # between group[i] and group[i+1]: an operator or a relation, and brackets
@@ -196,22 +226,43 @@ class _Unreadable(Exception):
     """A side whose brackets do not pair up, or that ends on an operator: not checked."""
 
 
-def _term(match: re.Match[str]) -> _Term:
+def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
     name = match.group("name") or ""
+    number_end = match.end("suffix") if match.group("suffix") else match.end("num")
+    if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1):
+        # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines
+        return _Term(start=match.start(), end=number_end, number=match.group("num"),
+                     suffix=match.group("suffix") or "", scale=1, unit="")
     times = _SCALE_WORDS.get(name.lower(), 1)
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
                  name="" if times > 1 else name, times=times,
-                 scale=_SCALE.get(unit.upper(), 1), unit=unit)
+                 scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
 
 
-def _billions(text: str, side: list[_Term]) -> list[_Term]:
-    """A side where a number glued to "B" ("70B") is multiplied with bytes ("70B × 2 bytes"): bytes
-    times bytes are no size, so that "B" counts billions (of parameters), as model sizes are printed."""
-    if sum(1 for t in side if t.unit) < 2:
-        return side
-    return [_Term(start=t.start, end=t.end, number=t.number, suffix="B", scale=1, unit="", name=t.name, times=t.times)
-            if t.unit == "B" and not t.suffix and text.startswith("B", t.start + len(t.number)) else t for t in side]
+def _counts(term: _Term) -> bool:
+    """A number scaled as a count is: "70B params", "1.8T parameters", "70 billion"."""
+    return term.times > 1 or term.suffix in ("B", "T")
+
+
+def _skipped(left: list[_Term], right: list[_Term]) -> bool:
+    """Links with no arithmetic to check, or none that can be read: "= 5 = 5"; a count against bytes
+    alone ("70B params ≈ 140 GB": the bytes per parameter are not printed); a scale on the result only
+    ("70 × 2 = 140 billion": the operands' scale was left out); a unit this reader does not convert,
+    and another name on the other side ("2x 1,000 ms = 2 s", "2.5x 989 TFLOPS ≈ 2.5 PFLOPS"; "2 × 30 =
+    60 s" is checked)."""
+    units = any(t.unit for t in left + right)
+    if len(left) == 1 and len(right) == 1:
+        one, other = left[0], right[0]
+        if not units and not (one.suffix or other.suffix or _counts(one) or _counts(other)):
+            return True
+        if (_counts(one) and other.unit and not one.unit) or (_counts(other) and one.unit and not other.unit):
+            return True
+    if not units and len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(map(_counts, left)):
+        return True
+    names = [{t.name for t in side if t.name} for side in (left, right)]
+    return not units and all(names) and any(_OTHER_UNIT.fullmatch(n) for n in names[0] | names[1]) \
+        and names[0] != names[1]
 
 
 _Token = tuple[Any, ...]  # ("n", a _Term), ("op", its sign), ("(",) or (")",)
@@ -223,8 +274,6 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
     belong to it; a side whose brackets do not pair up once those outside it are left is not read."""
     if all(j.kind != "op" for j in joins) and len(group) < 2:
         return []
-    bounds = [0] + [i + 1 for i, join in enumerate(joins) if join.kind == "relation"] + [len(group)]
-    group = [term for a, b in zip(bounds, bounds[1:]) for term in _billions(text, group[a:b])]
     before = _OPENS_BEFORE.search(text, max(0, group[0].start - 40), group[0].start)
     after = _CLOSES_AFTER.match(text, group[-1].end)
     tokens: list[list[_Token]] = [[("(",)] * (before.group().count("(") if before else 0) + [("n", group[0])]]
@@ -253,10 +302,9 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
         right_tokens = _paired(tokens[i + 1], False, i + 2 == len(tokens))
         if left_tokens is None or right_tokens is None or _aside(left_tokens) or _aside(right_tokens):
             continue
-        if len(left) == 1 and len(right) == 1 and not (left[0].unit or right[0].unit) \
-                and not (left[0].suffix or right[0].suffix or left[0].times > 1 or right[0].times > 1):
-            continue  # "= 5 = 5": no arithmetic to check
-        if len(left) == 1 and len(right) > 1:
+        if _skipped(left, right):
+            continue
+        if len(left) == 1 and len(right) > 1 and i + 1 < len(relations):
             # "327,680 = 0.33MB / token x 131072 = 42.95GB": the number is restated, then used.
             if (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix) and right_tokens[0][0] == "n":
                 out.append(_equation(text, left, left_tokens, right[:1], [("n", right[0])], relation))
@@ -322,30 +370,53 @@ def _paired(tokens: list[_Token], first: bool, last: bool) -> list[_Token] | Non
 def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: list[_Term],
               right_tokens: list[_Token], relation: str) -> Equation | None:
     approximate = relation != "="
-    scaled = any(t.suffix in _READ_TWO_WAYS for t in left + right if t.suffix)
+    scaled = any(t.suffix in _READ_TWO_WAYS and _maybe_binary(t) for t in left + right)
     kb = any(t.unit == "KB" for t in left + right)
     both: tuple[str, ...] = ("decimal", "binary")
-    readings = [(k, b) for k in (both if scaled else both[:1]) for b in (both if kb else both[:1])]
-    results = []
-    for reading in readings:
-        try:
+    readings = [(k, b, "decimal", "bytes") for k in (both if scaled else both[:1]) for b in (both if kb else both[:1])]
+
+    def outcomes(readings: list[_Reading]) -> list[tuple[_Reading, Interval, Interval, bool]] | None:
+        out = []
+        for reading in readings:
             computed, printed = _evaluate(left_tokens, reading), _evaluate(right_tokens, reading)
-        except _Unreadable:
-            return None
-        if computed is None or printed is None:
-            return _equation_of(text, left_tokens, right_tokens, Fraction(0), Fraction(0), approximate, "fails", "")
-        if len(right) == 1:
-            printed = _precision(right[0], reading, approximate, exact_left=computed.exact)
-        results.append((reading, computed, printed, computed.meets(printed)))
+            if computed is None or printed is None:
+                return None
+            if len(right) == 1:
+                printed = _precision(right[0], reading, approximate, exact_left=computed.exact)
+            out.append((reading, computed, printed, computed.meets(printed)))
+        return out
+
+    try:
+        found = outcomes(readings)
+    except _Unreadable:
+        return None
+    if found is None:
+        return _equation_of(text, left_tokens, right_tokens, Fraction(0), Fraction(0), approximate, "fails", "")
+    results = found
+    if not any(r[3] for r in results) and any(t.glued for t in left + right):
+        # "70B × 2 = 140 GB": a B glued to a number counts billions where it is no byte ("64B + 64B =
+        # 128B" is); the two readings are a billion apart, so no equation holds under both
+        billions = outcomes([(k, b, m, "billions") for k, b, m, _ in readings])
+        if billions is not None and any(r[3] for r in billions):
+            results = billions
+        elif len(left) == 1 and len(right) == 1:
+            return None  # "Llama 3 8B = 16 GB": a model's size named beside its bytes, no arithmetic
     # K and KB read alike (both as 1,000 or both as 1,024): holding under each is holding; under
     # some reading only, or only with the two read apart (K as 1,024, KB as 1,000), is ambiguous
     alike = [r for r in results if not (scaled and kb) or r[0][0] == r[0][1]]
     holding = [r for r in alike if r[3]] or [r for r in results if r[3]]
     status = "holds" if all(r[3] for r in alike) else "fails" if not holding else "ambiguous"
     note = ""
+    big = sorted({t.unit for t in left + right if t.unit in _BIG_AS}, key=list(_BIG_AS).index)
+    if status == "fails" and big:
+        # "2,621,440 bytes = 2.5 MB": MB printed for MiB, as KB is printed for KiB
+        iec = outcomes([(k, "binary", "binary", "bytes") for k in (both if scaled else both[:1])])
+        if iec is not None and (holding := [r for r in iec if r[3]]):
+            status = "ambiguous"
     if status == "ambiguous":
-        (k, b) = holding[0][0]
+        (k, b, m, _) = holding[0][0]
         read = [f"K and M {_READ_AS['K and M'][k == 'binary']}"] * scaled + [f"KB {_READ_AS['KB'][b == 'binary']}"] * kb
+        read += [f"{unit} is read as {_BIG_AS[unit]}" for unit in big if m == "binary"]
         note = "holds only if " + " and ".join(read)
     elif status == "fails" and not approximate and len(right) == 1 and "." not in right[0].number \
             and any(c.meets(_precision(right[0], r, False, exact_left=False)) for r, c, _, _ in results):
@@ -381,8 +452,23 @@ def _equation_of(text: str, left: list[_Token], right: list[_Token], printed: Fr
 def _factor(term: _Term, reading: _Reading) -> Fraction:
     """What one printed unit of the term is, in bytes when it carries a byte unit (a term with no
     unit is taken as it stands: in bytes when the other side is)."""
-    factor = Fraction(_SUFFIX[term.suffix][reading[0] == "binary"]) if term.suffix else Fraction(1)
+    if term.glued and reading[3] == "billions":
+        return Fraction(10**9 * term.times)
+    binary = reading[0] == "binary" and _maybe_binary(term)
+    factor = Fraction(_SUFFIX[term.suffix][binary]) if term.suffix else Fraction(1)
+    if term.unit in _BIG_AS and reading[2] == "binary":
+        return factor * term.times * _SCALE[term.unit[0] + "IB"]
     return factor * term.times * (_KB[reading[1]] if term.unit == "KB" else term.scale)
+
+
+def _maybe_binary(term: _Term) -> bool:
+    """Whether a K or M may stand for 1,024 or 1,048,576 here: a whole number that is a power of two
+    or a multiple of 16 ("128K", "1M", "160K"); "671M" and "1.3M" are read only as powers of 1,000."""
+    digits = _digits(term.number)
+    if not digits.isdigit():
+        return False
+    value = int(digits)
+    return value > 0 and (value & (value - 1) == 0 or value % 16 == 0)
 
 
 def _value(term: _Term, reading: _Reading) -> Interval:
@@ -487,6 +573,6 @@ def _precision(term: _Term, reading: _Reading, approximate: bool, *, exact_left:
         step = _step(term.number)
     elif approximate:
         step = unit * Fraction(10) ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
-    else:
-        step = Fraction(0) if exact_left else unit
+    else:  # "= 671M" abbreviates: it agrees to its last digit, as a rounded left side's result does
+        step = Fraction(0) if exact_left and not term.suffix else unit
     return rounds_to(number(term.number), step).scaled(_factor(term, reading))
