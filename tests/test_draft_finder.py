@@ -533,3 +533,21 @@ def test_what_a_fourth_batch_of_outside_pages_printed(text, expected):
 def test_mb_read_as_mib_says_so():
     (equation,) = find_figures("So 2,621,440 bytes = 2.5 MB per token.", markdown=True).equations
     assert equation.note == "holds only if MB is read as MiB (1,048,576 bytes)"
+
+
+def test_a_log_line_s_time_and_source_line_are_set_aside():
+    """A GitHub issue quoted vLLM's log: "INFO 01-13 11:35:21 model_runner.py:1099]" gave six figures."""
+    found = find_figures("INFO 01-13 11:35:21 model_runner.py:1099] Loading model weights took 14.9595 GB",
+                         markdown=True)
+    assert [f.text for f in found.figures] == ["14.9595 GB"]
+    assert [(s.text, s.reason) for s in found.set_aside] == [("01-13 11:35:21", "time"),
+                                                             ("model_runner.py:1099", "reference")]
+
+
+def test_dollars_take_their_scale_and_inline_latex_is_no_dollar():
+    """"$3B" was read as $3; a textbook page's "roughly $2N$ FLOPs" and "$2 \\cdot 80$" as $2."""
+    found = by_text(find_figures("It costs $3B in all, $2.5 billion later and $10M now; roughly $2N$ FLOPs, "
+                                 "and $2 \\cdot 80 = 160$ bytes; $5 per hour.", markdown=True))
+    assert found["$3B"].value == 3 * 10**9 and found["$3B"].unit == "USD"
+    assert found["$2.5 billion"].value == 2_500_000_000 and found["$10M"].value == 10**7
+    assert "roughly $2" not in found and found["2"].unit == "" and found["$5 per hour"].unit == "USD"

@@ -40,6 +40,9 @@ _FORMULA = re.compile(r"[×÷]\s*+[A-Za-z]|[A-Za-z]\s*+[×÷]|(?<=\s)\*\s++[A-Za
                       r"|(?<=\s)[xX]\s++[A-Za-z_(]|[A-Za-z_)]\s++[xX](?=\s)")
 _HALF = re.compile(r"(?i:\b(?:in|by)\s++)$")
 _DEVICES = re.compile(r"\s++(?:[A-Z]{1,2}\d{2,3}[A-Z]?s|GPUs|cards|accelerators)\b")
+# Inline LaTeX: a "$" opening math ("$2 \\cdot 80$", "$2N$"), not dollars: a LaTeX command, a brace
+# or a letter-named factor before the closing "$" on the line.
+_MATH = re.compile(r"[^$\n]{0,200}?(?:\\[A-Za-z]|[{}^_]|(?<=\d)[A-Za-z]\$)")
 _PRECISION = re.compile(r"(?i:[\s-]++precision\b)")
 
 
@@ -237,7 +240,7 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
         start, end = words[candidate.first].start, words[candidate.stop - 1].end
         value, step, kind_of_number = candidate.value, None, candidate.kind
     figure_start = start
-    currency = start > 0 and text[start - 1] == "$"
+    currency = start > 0 and text[start - 1] == "$" and not _MATH.match(text, start)
     if currency:
         figure_start -= 1
     left = text[max(0, figure_start - 40):figure_start]

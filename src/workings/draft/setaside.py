@@ -1,6 +1,6 @@
-"""What looks like a number in a draft but is not a figure: dates, list numbering, versions, names
-of models, hardware and number formats, numbered references ("Issue 001", "Page 4"), ordinals, URLs
-and code.
+"""What looks like a number in a draft but is not a figure: dates and times, list numbering, versions, names
+of models, hardware and number formats, numbered references ("Issue 001", "Page 4", a source file's
+line), ordinals, URLs and code.
 
 Each is found as a span of a paragraph with a reason; the finder skips every number inside one and
 the check can list them, so an editor sees what was passed over and why. Every pattern here is
@@ -30,6 +30,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?+\s++(?:of\s++)?{_MONTH}\b(?:,?\s++{_YEAR}\b)?+")),
     ("date", re.compile(rf"(?i:\b(?:in|from|since|until|till|by|during|early|late|mid|year|before|after|circa|of)"
                         rf"[\s-]++)(?P<span>{_YEAR})s?\b{_UNIT_AHEAD}(?![.,]\d)")),
+    # a time of day with seconds, and a log's month-day before it ("INFO 01-13 11:35:21")
+    ("time", re.compile(r"\b(?:(?:0?[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ \t]++)?+(?:[01]?\d|2[0-3]):[0-5]\d:[0-5]\d"
+                        r"(?:[.,]\d{1,6}+)?+\b")),
+    # a source file's line ("model_runner.py:1099", "engine.rs:42")
+    ("reference", re.compile(r"\b[\w-]{1,80}+\.(?:py|pyx|js|ts|rs|go|c|cc|cpp|h|hpp|cu|java|rb|sh|ya?ml|json|toml)"
+                             r":\d++(?::\d++)?+\b")),
     ("reference", re.compile(r"(?i:\b(?:issues?|tables?|figures?|figs?\.|steps?|sections?|chapters?|parts?|episodes?"
                              r"|appendix|equations?|eqs?\.|lemma|no\.|lessons?|lectures?|modules?|pages?|pp?\."
                              r"|#))\s*+#?\d++"

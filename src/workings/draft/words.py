@@ -212,8 +212,13 @@ def scale_of(read: UnitRead) -> Fraction:
 
 def read_unit(text: str, pos: int, *, glued: bool = True, currency: bool = False) -> UnitRead:
     """The unit words printed from ``pos`` on (just after a number); ``currency``: after a "$"."""
-    if currency:
-        return _with_per(text, pos, "USD", 1)
+    if currency:  # "$0.25 per million tokens", "$3B", "$2.5 billion"
+        scale = 1
+        if glued and (match := _GLUED_SCALE.match(text, pos)):
+            scale, pos = _GLUED_SCALES[match.group(1)], match.end()
+        if match := _SCALE_WORD.match(text, pos):
+            scale, pos = scale * _SCALES[match.group(1).lower()], match.end()
+        return _with_per(text, pos, "USD", scale)
     if match := _SYMBOL.match(text, pos):
         return _with_per(text, match.end(), match.group(1), 1)
     scale, billions = 1, False
