@@ -456,7 +456,8 @@ def test_the_formula_rule_sets_aside_operands_only():
     ("So 2x 1,000 ms = 2 s.", []), ("So 2.5x 989 TFLOPS ≈ 2.5 PFLOPS.", []),
     ("Time: 2 × 30 = 60 s per request.", [("2 × 30 = 60", "holds")]),
     ("H200 has 141 GB = 1.76x H100's 80 GB.", [("141 GB = 1.76x H100's 80", "holds")]),
-    ("So 640 GB = 8 × 80 GB.", [("640 GB = 8 × 80", "holds")]), ("So 640 GB = 8 × 70 GB.", [("640 GB = 8 × 70", "fails")]),
+    ("So 640 GB = 8 × 80 GB.", [("640 GB = 8 × 80", "holds")]),
+    ("So 640 GB = 8 × 70 GB.", [("640 GB = 8 × 70", "fails")]),
     # devices: more names, a card's number is no operand, a side after names and an operator is cut
     ("Node: 8x A100-80GB = 640 GB.", [("8x A100-80GB = 640", "holds")]),
     ("Node: 8x H100 SXM 80GB = 640 GB.", [("8x H100 SXM 80GB = 640", "holds")]),
@@ -500,7 +501,8 @@ def test_a_range_of_years_is_a_date_and_a_size_after_a_model_s_name_is_the_name_
 
 def test_chinese_counts_in_ten_thousands_and_hundred_millions():
     """A forum's notes on DeepSeek-V3 print "6710 亿" (671 billion), which was read as 6,710."""
-    found = by_text(find_figures("DeepSeek-V3 有 6710 亿参数, 激活 370亿. 上下文 12.8万 tokens.", markdown=True))
+    text = "DeepSeek-V3 有 6710 亿参数, 激活 370亿. 上下文 12.8万 tokens."
+    found = by_text(find_figures(text, markdown=True))
     assert found["6710 亿"].value == 671 * 10**9 and found["370亿"].value == 37 * 10**9
     assert found["12.8万 tokens"].value == 128_000 and found["12.8万 tokens"].unit == "token"
 
