@@ -68,19 +68,20 @@ _NUM = r"(?:\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1
 _BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
 # "128K", "1M"; "128k" and "1m" before tokens or a context ("2k = 16" is algebra); "70B params" and
 # "1.8T parameters" before a count of parameters
-_SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=[ \t]*+(?:tokens?|context|ctx)\b)"
-             r"|[BT](?=[ \t]*+(?:[Pp]arams?|[Pp]arameters?)\b)")
+_SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
+             r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)")
 TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
-                  rf"(?:(?P<unit>[ \t]*+(?:\$[ \t]*+)?+(?:\\(?:text|mathrm)\{{[ \t]*+)?+{_BYTES}(?![A-Za-z])"
-                  rf"(?:[ \t]*+\}})?+)(?:[ \t]*+/[ \t]*+tokens?\b|[ \t]++per[ \t]++tokens?\b)?+"
-                  rf"|[ \t]++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
+                  rf"(?:(?P<unit>\s*+(?:\$\s*+)?+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])"
+                  rf"(?:\s*+\}})?+)(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
+                  rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
 _UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's unit ("\text{ GB}": GB)
 # Between two numbers of one expression: closing brackets, one operator (LaTeX's \cdot, \times and
 # \div too), opening brackets. Between two sides: closing brackets, the relation, opening brackets.
 # "8x 80 GB": an x glued to the number before it multiplies too.
 _SIGN = r"(?P<op>[×*·÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
 # "8x H100 80GB", "4 × A100 40 GB": what is multiplied may be named by a device before its number.
-_DEVICE = (r"(?:(?<=[×x*])\s*+(?:[A-Z]{1,3}\d{1,4}[A-Za-z]{0,2}\d?|(?:RTX|GTX)[ \t]++\d{4}(?:[ \t]++Ti)?+)"
+_DEVICE = (r"(?:(?<=[×x*])\s*+(?:NVIDIA[ \t]++|Tesla[ \t]++)?+"
+           r"(?:[A-Z]{1,3}\d{1,4}[A-Za-z]{0,2}\d?|(?:RTX|GTX)[ \t]++A?\d{4}(?:[ \t]++(?:Ti|Ada))?+)"
            r"(?:['’]s)?+(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?:\s++|-))?+")
 _OP_GAP = re.compile(rf"\s*+(?P<close>(?:\)\s*+)*+){_SIGN}{_DEVICE}\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
@@ -114,6 +115,8 @@ _REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\((?:[^()\d\n]|(?
 # Units of time, compute, power and frequency: their prefixes are not read, so "1,000 ms = 1 s" is not checked
 _OTHER_UNIT = re.compile(r"[kMGTPE]?FLOP[Ss]?|[mµun]?s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?"
                          r"|[kMGT]?W|[kMGT]?Hz|[kMGT]?bps")
+_PREFIXED = re.compile(r"[kMGTPEmµun](?:FLOP|W|Hz|bps|s\Z)")  # "TFLOPs", "ms", "kW": a prefix before a unit
+_ASSIGNED = re.compile(r"[ \t]*+[=:]")  # after a word: the word is named, not the number before it
 _HARDWARE_BEFORE = re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|RX|Arc)[ \t]++\Z")
 _DEEPEST = 12  # brackets within brackets a side may hold
 _LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
@@ -127,9 +130,9 @@ _SUFFIX = {"K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**
 _READ_TWO_WAYS = frozenset("KkMm")  # suffixes read both as powers of 1,000 and of 1,024
 _SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB
-# How K and M are read, how KB is, how MB, GB...: "decimal" or "binary" each; and a glued "B":
-# "bytes" or "billions"
-_Reading = tuple[str, str, str, str]
+# How K and M are read, how KB is, how MB, GB...: "decimal" or "binary" each; a glued "B": "bytes"
+# or "billions"; and the byte units: "bytes", or "printed" (each number in its own unit, ``_in_its_unit``)
+_Reading = tuple[str, str, str, str, str]
 _BIG_AS = {"MB": "MiB (1,048,576 bytes)", "GB": "GiB (1,073,741,824 bytes)", "TB": "TiB (2^40 bytes)",
            "PB": "PiB (2^50 bytes)"}
 _READ_AS = {"K and M": ("are read as 1,000 and 1,000,000", "are read as 1,024 and 1,048,576"),
@@ -230,8 +233,10 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
     name = match.group("name") or ""
     number_end = match.end("suffix") if match.group("suffix") else match.end("num")
-    if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1):
-        # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines
+    if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1) \
+            and _ASSIGNED.match(paragraph.text, match.end()):
+        # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
+        # word wrapped to the next line is still the number's: "= 1.34" then "GB in total")
         return _Term(start=match.start(), end=number_end, number=match.group("num"),
                      suffix=match.group("suffix") or "", scale=1, unit="")
     times = _SCALE_WORDS.get(name.lower(), 1)
@@ -249,20 +254,21 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
     """Links with no arithmetic to check, or none that can be read: "= 5 = 5"; a count against bytes
     alone ("70B params ≈ 140 GB": the bytes per parameter are not printed); a scale on the result only
     ("70 × 2 = 140 billion": the operands' scale was left out); a unit this reader does not convert,
-    and another name on the other side ("2x 1,000 ms = 2 s", "2.5x 989 TFLOPS ≈ 2.5 PFLOPS"; "2 × 30 =
-    60 s" is checked)."""
+    and another on the other side ("2x 1,000 ms = 2 s", "2.5x 989 TFLOPS ≈ 2.5 PFLOPS"; "2 × 30 = 60
+    s" and "8 GPUs × 700 W = 5,600 W" are checked)."""
     units = any(t.unit for t in left + right)
     if len(left) == 1 and len(right) == 1:
-        one, other = left[0], right[0]
-        if not units and not (one.suffix or other.suffix or _counts(one) or _counts(other)):
+        one, two = left[0], right[0]
+        if not units and not (one.suffix or two.suffix or _counts(one) or _counts(two)):
             return True
-        if (_counts(one) and other.unit and not one.unit) or (_counts(other) and one.unit and not other.unit):
+        if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
     if not units and len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(map(_counts, left)):
         return True
-    names = [{t.name for t in side if t.name} for side in (left, right)]
-    return not units and all(names) and any(_OTHER_UNIT.fullmatch(n) for n in names[0] | names[1]) \
-        and names[0] != names[1]
+    other = [{t.name for t in side if _OTHER_UNIT.fullmatch(t.name)} for side in (left, right)]
+    if any(_PREFIXED.match(name) for name in other[0] ^ other[1]):
+        return True  # "2 × 70B × 1,000 tokens = 140 TFLOPs": a prefix this reader does not convert
+    return not units and all(other) and other[0] != other[1]
 
 
 _Token = tuple[Any, ...]  # ("n", a _Term), ("op", its sign), ("(",) or (")",)
@@ -290,7 +296,7 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
             sides.append([term])
         tokens[-1] += [("(",)] * join.opens + [("n", term)]
     tokens[-1] += [(")",)] * (after.group().count(")") if after else 0)
-    out = []
+    out: list[Equation | None] = []
     run_start = before.start() if before else group[0].start
     cut_left = bool(_CUT_BEFORE.search(text, max(0, run_start - 40), run_start))  # a bounded look back
     cut_right = bool(_CUT_AFTER.match(text, after.end() if after else group[-1].end))
@@ -305,9 +311,20 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
         if _skipped(left, right):
             continue
         if len(left) == 1 and len(right) > 1 and i + 1 < len(relations):
+            # "1,128 GB = 8 × 141 GB = 1.1 TB": the result printed first, then restated; or
             # "327,680 = 0.33MB / token x 131072 = 42.95GB": the number is restated, then used.
-            if (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix) and right_tokens[0][0] == "n":
+            first = _equation(text, left, left_tokens, right, right_tokens, relation, result_first=True) \
+                if left[0].unit or left[0].suffix or left[0].times > 1 else None
+            if first is not None and first.status != "fails":
+                out.append(first)
+            elif (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix) and right_tokens[0][0] == "n":
                 out.append(_equation(text, left, left_tokens, right[:1], [("n", right[0])], relation))
+            continue
+        if len(left) == 1 and len(right) > 1:
+            # the result printed first, nothing after: "640 GB = 8 × 80 GB" ("Option 2 = 4 × 80 GB"
+            # and "TP 8 = 8 × 80 GB" name a plan, no result)
+            if left[0].unit or left[0].suffix or left[0].times > 1:
+                out.append(_equation(text, left, left_tokens, right, right_tokens, relation, result_first=True))
             continue
         equation = _equation(text, left, left_tokens, right, right_tokens, relation)
         if equation is not None and equation.status == "fails" and i + 1 < len(relations) \
@@ -368,12 +385,19 @@ def _paired(tokens: list[_Token], first: bool, last: bool) -> list[_Token] | Non
 
 
 def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: list[_Term],
-              right_tokens: list[_Token], relation: str) -> Equation | None:
+              right_tokens: list[_Token], relation: str, *, result_first: bool = False) -> Equation | None:
+    """The verdict on one link; ``result_first``: the left side is the printed result ("640 GB = 8 ×
+    80 GB"), read with the precision a result has."""
+    printed_tokens = (left_tokens, right_tokens)
+    if result_first:
+        left, left_tokens, right, right_tokens = right, right_tokens, left, left_tokens
     approximate = relation != "="
-    scaled = any(t.suffix in _READ_TWO_WAYS and _maybe_binary(t) for t in left + right)
+    suffixed = [t for t in left + right if t.suffix in _READ_TWO_WAYS]
+    scaled = bool(suffixed) and all(map(_maybe_binary, suffixed))  # "100K + 28K = 128K": all alike
     kb = any(t.unit == "KB" for t in left + right)
     both: tuple[str, ...] = ("decimal", "binary")
-    readings = [(k, b, "decimal", "bytes") for k in (both if scaled else both[:1]) for b in (both if kb else both[:1])]
+    readings = [(k, b, "decimal", "bytes", "bytes")
+                for k in (both if scaled else both[:1]) for b in (both if kb else both[:1])]
 
     def outcomes(readings: list[_Reading]) -> list[tuple[_Reading, Interval, Interval, bool]] | None:
         out = []
@@ -391,16 +415,25 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     except _Unreadable:
         return None
     if found is None:
-        return _equation_of(text, left_tokens, right_tokens, Fraction(0), Fraction(0), approximate, "fails", "")
+        return _equation_of(text, *printed_tokens, Fraction(0), Fraction(0), approximate, "fails", "")
     results = found
     if not any(r[3] for r in results) and any(t.glued for t in left + right):
         # "70B × 2 = 140 GB": a B glued to a number counts billions where it is no byte ("64B + 64B =
         # 128B" is); the two readings are a billion apart, so no equation holds under both
-        billions = outcomes([(k, b, m, "billions") for k, b, m, _ in readings])
-        if billions is not None and any(r[3] for r in billions):
-            results = billions
-        elif len(left) == 1 and len(right) == 1:
-            return None  # "Llama 3 8B = 16 GB": a model's size named beside its bytes, no arithmetic
+        glued = [t for t in left + right if t.glued]
+        for chosen in ["billions"] + ([f"billions@{t.start}" for t in glued] if 1 < len(glued) <= 4 else []):
+            billions = outcomes([(k, b, m, chosen, u) for k, b, m, _, u in readings])
+            if billions is not None and any(r[3] for r in billions):
+                results = billions  # "13B × 2B = 26GB": the first B counts, the second is bytes
+                break
+        else:
+            if len(left) == 1 and len(right) == 1:
+                return None  # "Llama 3 8B = 16 GB": a model's size named beside its bytes, no arithmetic
+    if not any(r[3] for r in results) and _in_its_unit(left_tokens, left, right):
+        printed_unit = outcomes([(k, b, m, g, "printed") for k, b, m, g, _ in readings])
+        if printed_unit is not None and (any(r[3] for r in printed_unit) or (
+                not any(t.unit for t in left) and _off(printed_unit[0]) < _off(results[0]))):
+            results = printed_unit  # failing, "70 x 3 / 8 = 26 GB" is 26.25 (GB), not 0.000000026
     # K and KB read alike (both as 1,000 or both as 1,024): holding under each is holding; under
     # some reading only, or only with the two read apart (K as 1,024, KB as 1,000), is ambiguous
     alike = [r for r in results if not (scaled and kb) or r[0][0] == r[0][1]]
@@ -410,16 +443,18 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     big = sorted({t.unit for t in left + right if t.unit in _BIG_AS}, key=list(_BIG_AS).index)
     if status == "fails" and big:
         # "2,621,440 bytes = 2.5 MB": MB printed for MiB, as KB is printed for KiB
-        iec = outcomes([(k, "binary", "binary", "bytes") for k in (both if scaled else both[:1])])
+        b_read = ("bytes", "billions") if any(t.glued for t in left + right) else ("bytes",)
+        iec = outcomes([(k, "binary", "binary", g, "bytes") for k in (both if scaled else both[:1]) for g in b_read])
         if iec is not None and (holding := [r for r in iec if r[3]]):
-            status = "ambiguous"
+            status = "ambiguous"  # "70B × 2 bytes ≈ 130 GB": 140 billion bytes are 130 GiB
     if status == "ambiguous":
-        (k, b, m, _) = holding[0][0]
+        (k, b, m, _, _) = holding[0][0]
         read = [f"K and M {_READ_AS['K and M'][k == 'binary']}"] * scaled + [f"KB {_READ_AS['KB'][b == 'binary']}"] * kb
         read += [f"{unit} is read as {_BIG_AS[unit]}" for unit in big if m == "binary"]
         note = "holds only if " + " and ".join(read)
     elif status == "fails" and not approximate and len(right) == 1 and "." not in right[0].number \
-            and any(c.meets(_precision(right[0], r, False, exact_left=False)) for r, c, _, _ in results):
+            and any(c.meets(_precision(right[0], r, False, exact_left=False)) and _within_a_percent(c, right[0], r)
+                    for r, c, _, _ in results):
         note = 'the left side rounds to it, but "=" says it is exact: print "≈" if the result is rounded'
     elif status == "fails" and (counted := _counted_not_bytes(left, right) or _counted_not_bytes(right, left)):
         note = counted
@@ -430,7 +465,7 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     scale = _factor(right[0], results[0][0]) if len(right) == 1 else 1  # "= 1K": the left side in K
     computed_value = (first_left.low + first_left.high) / 2 / scale
     printed_value = number(right[0].number) if len(right) == 1 else (first_right.low + first_right.high) / 2 / scale
-    return _equation_of(text, left_tokens, right_tokens, printed_value, computed_value, approximate, status, note)
+    return _equation_of(text, *printed_tokens, printed_value, computed_value, approximate, status, note)
 
 
 def _equation_of(text: str, left: list[_Token], right: list[_Token], printed: Fraction, computed: Fraction,
@@ -452,18 +487,59 @@ def _equation_of(text: str, left: list[_Token], right: list[_Token], printed: Fr
 def _factor(term: _Term, reading: _Reading) -> Fraction:
     """What one printed unit of the term is, in bytes when it carries a byte unit (a term with no
     unit is taken as it stands: in bytes when the other side is)."""
-    if term.glued and reading[3] == "billions":
+    if term.glued and reading[3] in ("billions", f"billions@{term.start}"):
         return Fraction(10**9 * term.times)
-    binary = reading[0] == "binary" and _maybe_binary(term)
+    if reading[4] == "printed":
+        return (Fraction(_SUFFIX[term.suffix][reading[0] == "binary"]) if term.suffix else Fraction(1)) * term.times
+    binary = reading[0] == "binary"
     factor = Fraction(_SUFFIX[term.suffix][binary]) if term.suffix else Fraction(1)
     if term.unit in _BIG_AS and reading[2] == "binary":
         return factor * term.times * _SCALE[term.unit[0] + "IB"]
     return factor * term.times * (_KB[reading[1]] if term.unit == "KB" else term.scale)
 
 
+def _off(result: tuple[_Reading, Interval, Interval, bool]) -> Fraction:
+    """How far a computed side is from the printed one, as a fraction of the printed."""
+    _, computed, printed = result[:3]
+    aim = (printed.low + printed.high) / 2
+    return abs((computed.low + computed.high) / 2 - aim) / abs(aim) if aim else Fraction(10**6)
+
+
+def _within_a_percent(computed: Interval, result: _Term, reading: _Reading) -> bool:
+    """Whether a computed side is within 1% of a printed result: "= 328 KB" for 327.68 kB was rounded;
+    "2,048 × 256 = 1M" (524,288) was not, though 1M stands for 0.5M up to 1.5M."""
+    printed = number(result.number) * _factor(result, reading)
+    return abs((computed.low + computed.high) / 2 - printed) * 100 <= abs(printed)
+
+
+def _in_its_unit(left_tokens: list[_Token], left: list[_Term], right: list[_Term]) -> bool:
+    """Whether a result in a byte unit may be read in its own unit: the left side holds no unit ("8 ×
+    80 = 640 GB", "70 x 16 / 8 = 140 GB": the GB is the whole side's), or is in bytes divided by a
+    power of 1,000 or 1,024 ("14,000,000,000 bytes ÷ (1024×1024×1024) ≈ 13.04 GB": the division is
+    the conversion)."""
+    if len(right) != 1 or not right[0].unit:
+        return False
+    if not any(t.unit for t in left):
+        return True
+    if any(t.unit and t.scale != 1 for t in left):
+        return False
+    after_division = False
+    for token in left_tokens:
+        if token[0] == "op":
+            after_division = token[1] in _DIVIDE
+        elif token[0] == "n" and after_division and not token[1].suffix \
+                and number(token[1].number) in _CONVERSIONS and not token[1].unit:
+            return True
+    return False
+
+
+_CONVERSIONS = frozenset(Fraction(base) ** power for base in (1000, 1024) for power in (1, 2, 3, 4))
+
+
 def _maybe_binary(term: _Term) -> bool:
     """Whether a K or M may stand for 1,024 or 1,048,576 here: a whole number that is a power of two
-    or a multiple of 16 ("128K", "1M", "160K"); "671M" and "1.3M" are read only as powers of 1,000."""
+    or a multiple of 16 ("128K", "1M", "160K"); "671M" and "1.3M" are read only as powers of 1,000,
+    and so is every K and M of an equation that prints one of them."""
     digits = _digits(term.number)
     if not digits.isdigit():
         return False
@@ -573,6 +649,7 @@ def _precision(term: _Term, reading: _Reading, approximate: bool, *, exact_left:
         step = _step(term.number)
     elif approximate:
         step = unit * Fraction(10) ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
-    else:  # "= 671M" abbreviates: it agrees to its last digit, as a rounded left side's result does
-        step = Fraction(0) if exact_left and not term.suffix else unit
+    else:  # "= 671M" abbreviates: it agrees to its last digit (of three or more: "= 1M" is exact)
+        abbreviated = bool(term.suffix) and len(digits.lstrip("0")) >= 3
+        step = Fraction(0) if exact_left and not abbreviated else unit
     return rounds_to(number(term.number), step).scaled(_factor(term, reading))

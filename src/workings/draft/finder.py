@@ -41,8 +41,8 @@ _FORMULA = re.compile(r"[×÷]\s*+[A-Za-z]|[A-Za-z]\s*+[×÷]|(?<=\s)\*\s++[A-Za
 _HALF = re.compile(r"(?i:\b(?:in|by)\s++)$")
 _DEVICES = re.compile(r"\s++(?:[A-Z]{1,2}\d{2,3}[A-Z]?s|GPUs|cards|accelerators)\b")
 # Inline LaTeX: a "$" opening math ("$2 \\cdot 80$", "$2N$"), not dollars: a LaTeX command, a brace
-# or a letter-named factor before the closing "$" on the line.
-_MATH = re.compile(r"[^$\n]{0,200}?(?:\\[A-Za-z]|[{}^_]|(?<=\d)[A-Za-z]\$)")
+# or a letter-named factor, then the closing "$", on the line ("$0.60 per 1M ... max_tokens" is dollars).
+_MATH = re.compile(r"[^$\n]{0,80}?(?:\\[A-Za-z]|[{}^]|(?<=\d)[A-Za-z](?=\$))[^$\n]{0,80}?\$")
 _PRECISION = re.compile(r"(?i:[\s-]++precision\b)")
 
 

@@ -24,15 +24,15 @@ _YEAR = r"(?:1[89]|20)\d{2}"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
-    ("date", re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
+    ("date", re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}(?:\b|(?=T\d))|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
                         rf"|\b{_YEAR}-(?:0[1-9]|1[0-2])\b(?![-.,]\d){_UNIT_AHEAD}")),  # "2024-12", a month
     ("date", re.compile(rf"\b{_MONTH}\.?\s++(?:\d{{1,2}}(?:st|nd|rd|th)?+\b(?:,?\s++{_YEAR}\b)?+|{_YEAR}\b){_UNIT_AHEAD}")),
     ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?+\s++(?:of\s++)?{_MONTH}\b(?:,?\s++{_YEAR}\b)?+")),
     ("date", re.compile(rf"(?i:\b(?:in|from|since|until|till|by|during|early|late|mid|year|before|after|circa|of)"
                         rf"[\s-]++)(?P<span>{_YEAR})s?\b{_UNIT_AHEAD}(?![.,]\d)")),
     # a time of day with seconds, and a log's month-day before it ("INFO 01-13 11:35:21")
-    ("time", re.compile(r"\b(?:(?:0?[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ \t]++)?+(?:[01]?\d|2[0-3]):[0-5]\d:[0-5]\d"
-                        r"(?:[.,]\d{1,6}+)?+\b")),
+    ("time", re.compile(r"\b(?:(?<![\d-])(?:0?[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ \t]++)?+"
+                        r"(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:[.,]\d{1,6}+)?+\b")),
     # a source file's line ("model_runner.py:1099", "engine.rs:42")
     ("reference", re.compile(r"\b[\w-]{1,80}+\.(?:py|pyx|js|ts|rs|go|c|cc|cpp|h|hpp|cu|java|rb|sh|ya?ml|json|toml)"
                              r":\d++(?::\d++)?+\b")),
@@ -57,10 +57,12 @@ _VERSION = re.compile(r"[vV]\d+(?:\.\d+)*")
 _HARDWARE = re.compile(r"(?:[AHBLT]\d{1,3}[A-Z]?|V100|G[BH]\d{2,3}|MI\d{3}[A-Z]?|L40S?|A10G|TPUv\d+)"
                        r"(?:-(?:SXM\d?|PCIe|NVL|\d+GB))?")
 _FORMAT = re.compile(r"(?:BF|FP|INT|UINT|MXFP|NVFP|TF|E\dM|B?FLOAT)\d+(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
-# A range of years ("2024–2025", "2019-23"); a later year second, as ``_year_ranges`` checks.
-_YEAR_RANGE = re.compile(rf"\b(?P<first>{_YEAR})\s*+[–—-]\s*+(?P<last>{_YEAR}|\d{{2}})\b(?![.,]\d){_UNIT_AHEAD}")
+# A range of years ("2024–2025", "2019-23"); a later year second, as ``find`` checks.
+_RECENT = r"(?:19[5-9]\d|20[0-3]\d)"  # a year this ledger's texts print: 1950 to 2039
+_YEAR_RANGE = re.compile(rf"(?<![$€£¥])\b(?P<first>{_RECENT})\s*+[–—-]\s*+(?P<last>{_RECENT}|\d{{2}})\b"
+                         rf"(?![.,]\d){_UNIT_AHEAD}")
 # A model's size printed after its name ("LLaMA-2 13B", "Gemma3 27b"), not a count of parameters.
-_SIZE_AFTER_NAME = re.compile(r"\s++\d{1,4}+(?:\.\d++)?+[BbM](?!\w|[.,]\d|\s*+(?:params?|parameters?)\b)")
+_SIZE_AFTER_NAME = re.compile(r"\s++\d{1,4}+(?:\.\d++)?+[Bb](?!\w|[.,]\d|\s*+(?:params?|parameters?)\b)")
 _ENUMERATION = re.compile(r"(?<=[\s:;,])\((\d{1,2})\)(?=\s++[a-z])")
 _LIST = re.compile(r"\s*+(?:(\d{1,3})[.)]|\((\d{1,3})\))\s")
 

@@ -170,12 +170,12 @@ def number_at(words: list[Word], i: int) -> WordNumber | None:
 _SYMBOL = re.compile(r" ?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)(?![A-Za-z])")
 # "1m" is a million only before tokens or a context ("1m tokens", "at 1m context"): alone it may be
 # a metre or a minute.
-_GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=\s++(?:tokens?|context)\b))(?![A-Za-z])")
+_GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=(?:\s++|-)(?:tokens?|context)\b))(?![A-Za-z])")
 _GLUED_SCALES = {"K": 10**3, "k": 10**3, "M": 10**6, "m": 10**6, "B": 10**9, "bn": 10**9, "T": 10**12}
 _SCALE_WORD = re.compile(r"(?:\s++|-)(thousand|million|billion|trillion)\b", re.IGNORECASE)
 # Chinese counts in ten-thousands and hundred-millions: "6710 亿" is 671 billion, "12.8万" 128,000.
-_CJK_SCALE = re.compile(r" ?+(万|亿)")
-_CJK_SCALES = {"万": 10**4, "亿": 10**8}
+_CJK_SCALE = re.compile(r" ?+(万亿|万|亿)")
+_CJK_SCALES = {"万": 10**4, "亿": 10**8, "万亿": 10**12}
 _UNIT_WORD = re.compile(
     r"(?:\s++|-)(bytes?|bits?|(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)bytes?|tokens?|parameters?"
     r"|params|percent|per\s++cent|minutes?|mins?|hours?|seconds?|days?|dollars?|USD)\b"
