@@ -583,6 +583,10 @@ def test_dollars_take_their_scale_and_inline_latex_is_no_dollar():
     ("Rough math: 13B × 2B = 26GB in fp16.", [("13B × 2B = 26", "holds")]),
     ("So 70B × 2 bytes ≈ 130 GB.", [("70B × 2 bytes ≈ 130", "ambiguous")]),
     ("Node: 4x Tesla V100 32GB = 128 GB.", [("4x Tesla V100 32GB = 128", "holds")]),
+    # a scale word, then a unit or a name ("7 billion parameters", "28 billion bytes")
+    ("So 8 bytes per parameter * 7 billion parameters = 56 GB.",
+     [("8 bytes per parameter * 7 billion parameters = 56", "holds")]),
+    ("So 28 billion bytes = 28 GB.", [("28 billion bytes = 28", "holds")]), ("So 70 × 2 = 140 billion bytes.", []),
 ])
 def test_what_a_second_review_of_the_new_rules_found(text, expected):
     """A second reader wrote 224 sentences against the rules above and found 39 it had broken (the

@@ -71,6 +71,7 @@ _BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
 _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
              r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)")
 TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
+                  rf"(?:\s++(?P<scale>thousand|million|billion|trillion)\b)?+"
                   rf"(?:(?P<unit>\s*+(?:\$\s*+)?+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])"
                   rf"(?:\s*+\}})?+)(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
                   rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
@@ -232,16 +233,18 @@ class _Unreadable(Exception):
 def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
     name = match.group("name") or ""
-    number_end = match.end("suffix") if match.group("suffix") else match.end("num")
+    number_end = match.end("scale") if match.group("scale") else match.end("suffix") if match.group("suffix") \
+        else match.end("num")
     if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1) \
             and _ASSIGNED.match(paragraph.text, match.end()):
         # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
         # word wrapped to the next line is still the number's: "= 1.34" then "GB in total")
         return _Term(start=match.start(), end=number_end, number=match.group("num"),
-                     suffix=match.group("suffix") or "", scale=1, unit="")
-    times = _SCALE_WORDS.get(name.lower(), 1)
+                     suffix=match.group("suffix") or "", scale=1, unit="",
+                     times=_SCALE_WORDS[match.group("scale")] if match.group("scale") else 1)
+    times = _SCALE_WORDS[match.group("scale")] if match.group("scale") else 1
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
-                 name="" if times > 1 else name, times=times,
+                 name=name, times=times,
                  scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
 
 
@@ -263,7 +266,7 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
             return True
         if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
-    if not units and len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(map(_counts, left)):
+    if len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(_counts(t) or t.unit for t in left):
         return True
     other = [{t.name for t in side if _OTHER_UNIT.fullmatch(t.name)} for side in (left, right)]
     if any(_PREFIXED.match(name) for name in other[0] ^ other[1]):
