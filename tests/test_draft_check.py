@@ -160,6 +160,12 @@ def test_a_changed_factor_is_caught_by_the_arithmetic(report):
     assert equation.reason == "the arithmetic does not hold: the left side is 57,344, not 114,688"
 
 
+def test_a_result_printed_first_names_the_right_side_as_computed(report):
+    check = check_text("The node has 640 GB = 8 × 70 GB of memory.\n", report, markdown=True)
+    (equation,) = [f for f in check.figures if f.kind == "equation"]
+    assert equation.reason == "the arithmetic does not hold: the right side is 560, not 640"
+
+
 def test_drift_names_the_claim_and_both_values(report):
     check = check_text(DRAFT.replace("about 30.1 GB", "about 31.0 GB"), report, markdown=True)
     (drift,) = [f for f in check.figures if f.status == "drift"]

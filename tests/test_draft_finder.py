@@ -614,3 +614,33 @@ def test_what_the_second_review_found_in_the_finder():
     assert figures["1.8万亿"].value == 18 * 10**11 and figures["1m-token"].value == 10**6
     assert [(s.text, s.reason) for s in found.set_aside] == [("GPT-4.1", "model-name"), ("2024-06-02", "date"),
                                                              ("11:35:21,482", "time"), ("2024-06-02", "date")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a reading that scales past 10^40 is not tried (it once stopped the whole check-draft run)
+    ("So 3e31 × 2B = 1 GB.", [("3e31 × 2B = 1", "fails")]), ("So 9e24 PB × 1 = 1 GB.", [("9e24 PB × 1 = 1", "fails")]),
+    # a scale word on the result alone is skipped in either order; wrong bytes still fail
+    ("So 140 billion = 70 × 2.", []), ("So 512 B = 1 KB.", [("512 B = 1", "fails")]),
+    ("So 1,000 B = 1 KiB.", [("1,000 B = 1", "fails")]),
+    # an arrow before a derivation is no operand; a mis-decoded "×" ("Ã—") is
+    ("Step 1 → 2 × 80 GB = 170 GB.", [("2 × 80 GB = 170", "fails")]), ("70B Ã— 2 bytes = 140 GB.", []),
+    # a failing result printed first is kept over a failing restatement
+    ("So 1,000 GB = 8 × 141 GB = 1.1 TB.", [("1,000 GB = 8 × 141", "fails"), ("8 × 141 GB = 1.1", "holds")]),
+    # a scale word in any case, and in the equation's text
+    ("So 14 GB = 2 bytes × 7 billion.", [("14 GB = 2 bytes × 7 billion", "holds")]),
+    ("So 7 Billion parameters × 2 bytes = 14 GB.", [("7 Billion parameters × 2 bytes = 14", "holds")]),
+])
+def test_what_a_code_review_of_the_new_rules_found(text, expected):
+    """A third reader read the new code and found a crash (a later reading past 10^40 escaped), a
+    side skipped in one order and failed in the other, "512 B = 1 KB" no longer checked, an arrow
+    taken for an operand, and a scale word left out of the equation's text or read in lower case only."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+def test_a_result_printed_first_is_the_figure_and_the_reason_names_the_computed_side():
+    found = find_figures("So 640 GB = 8 × 70 GB.", markdown=True)
+    (equation,) = found.equations
+    assert equation.computed_side == "right" and equation.computed == 560 and equation.printed == 640
+    assert [f.text for f in found.figures] == ["640 GB"]  # the operands 8 and 70 GB are not figures
+    (wrong,) = find_figures("So 70B × 2 = 150 GB.", markdown=True).equations
+    assert wrong.computed == 140 and wrong.printed == 150  # the closer reading is reported, not 0.00000014

@@ -158,7 +158,8 @@ def _equations(found: Found) -> list[FigureResult]:
             status, reason = "backed", "the arithmetic holds"
         else:
             status = "drift"
-            reason = f"the arithmetic does not hold: the left side is {computed}, not {format_number(eq.printed)}" \
+            reason = f"the arithmetic does not hold: the {eq.computed_side} side is {computed}, " \
+                f"not {format_number(eq.printed)}" \
                 + (f"; {eq.note}" if eq.note else "")
         out.append(FigureResult(line=eq.line, column=eq.column, text=eq.text, kind="equation",
                                 status=status, reason=reason, sentence=eq.sentence))

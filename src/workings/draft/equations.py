@@ -71,7 +71,7 @@ _BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
 _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
              r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)")
 TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
-                  rf"(?:\s++(?P<scale>thousand|million|billion|trillion)\b)?+"
+                  rf"(?:\s++(?P<scale>(?i:thousand|million|billion|trillion))\b)?+"
                   rf"(?:(?P<unit>\s*+(?:\$\s*+)?+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])"
                   rf"(?:\s*+\}})?+)(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
                   rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
@@ -97,11 +97,12 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 # bold operand ("**32 layers** × 8 heads ...") is an operand too, and a power ("10^9", "2^30",
 # "10⁹") is not read: a side beside one is cut. So is a side after an operator and a few names
 # ("140 GB + KV 40 GB = 180 GB"), after a comma ("per token, × 4,096 ≈ 2.1 GB"), after a word's
-# slash ("weights/2", "w/8") and after a lone symbol between numbers (a mis-decoded "70B Γ 2").
+# slash ("weights/2", "w/8") and after a lone non-ASCII letter between numbers (a "×" mis-decoded:
+# "70B Γ 2", "70B Ã— 2"; an arrow or "≥" is no operand).
 _CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div))[ \t]*+"
                          r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
                          r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^"
-                         r"|\d[A-Za-z]{0,2}[ \t]++[^\x00-\x7f–—‘’“”…«»][ \t]++)\Z")
+                         r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++)\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
                         r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
                         r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]")
@@ -151,6 +152,7 @@ class _Term:
     name: str = ""       # the word after the number when it is no byte unit ("values", "layers")
     times: int = 1       # a scale word after the number: "70 billion" is 70 times 10^9
     glued: bool = False  # "70B", "70 B": a B after the number, bytes or billions (``_equation``)
+    number_end: int = 0  # where the number, its K or M and its scale word end ("7 billion")
 
 
 @frozen(kw_only=True)
@@ -158,12 +160,14 @@ class Equation:
     text: str               # as printed: "2 × 48 × 8 × 128 × 2 = 196,608"
     start: int              # offsets in the paragraph
     end: int
-    result_start: int       # where the right side begins (numbers before it are not figures)
+    operands_from: int      # the numbers from here up to ``operands_to`` are operands, not figures:
+    operands_to: int        # the left side's, or the right side's when the result is printed first
     printed: Fraction       # the right side as printed (a number in its own unit)
     computed: Fraction      # the left side, computed, in the right side's unit
     approximate: bool       # printed with "≈"
     status: str = "holds"   # holds | fails | ambiguous
     note: str = ""          # ambiguous: which reading of K, M and KB holds; fails: a rounded "=", if so
+    computed_side: str = "left"  # the side computed: "right" when the result is printed first
 
     @property
     def holds(self) -> bool:
@@ -240,11 +244,11 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
         # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
         # word wrapped to the next line is still the number's: "= 1.34" then "GB in total")
         return _Term(start=match.start(), end=number_end, number=match.group("num"),
-                     suffix=match.group("suffix") or "", scale=1, unit="",
-                     times=_SCALE_WORDS[match.group("scale")] if match.group("scale") else 1)
-    times = _SCALE_WORDS[match.group("scale")] if match.group("scale") else 1
+                     suffix=match.group("suffix") or "", scale=1, unit="", number_end=number_end,
+                     times=_SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1)
+    times = _SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
-                 name=name, times=times,
+                 name=name, times=times, number_end=number_end,
                  scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
 
 
@@ -317,16 +321,18 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
             # "1,128 GB = 8 × 141 GB = 1.1 TB": the result printed first, then restated; or
             # "327,680 = 0.33MB / token x 131072 = 42.95GB": the number is restated, then used.
             first = _equation(text, left, left_tokens, right, right_tokens, relation, result_first=True) \
-                if left[0].unit or left[0].suffix or left[0].times > 1 else None
-            if first is not None and first.status != "fails":
-                out.append(first)
-            elif (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix) and right_tokens[0][0] == "n":
-                out.append(_equation(text, left, left_tokens, right[:1], [("n", right[0])], relation))
+                if (left[0].unit or left[0].suffix or left[0].times > 1) and not _skipped(right, left) else None
+            restated = None
+            if (first is None or first.status == "fails") and right_tokens[0][0] == "n" \
+                    and (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix):
+                restated = _equation(text, left, left_tokens, right[:1], [("n", right[0])], relation)
+            # a failing restatement says less than the whole failing ("1,000 GB = 8 × 141 GB = ...")
+            out.append(restated if restated is not None and (first is None or restated.status != "fails") else first)
             continue
         if len(left) == 1 and len(right) > 1:
             # the result printed first, nothing after: "640 GB = 8 × 80 GB" ("Option 2 = 4 × 80 GB"
             # and "TP 8 = 8 × 80 GB" name a plan, no result)
-            if left[0].unit or left[0].suffix or left[0].times > 1:
+            if (left[0].unit or left[0].suffix or left[0].times > 1) and not _skipped(right, left):
                 out.append(_equation(text, left, left_tokens, right, right_tokens, relation, result_first=True))
             continue
         equation = _equation(text, left, left_tokens, right, right_tokens, relation)
@@ -402,6 +408,13 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     readings = [(k, b, "decimal", "bytes", "bytes")
                 for k in (both if scaled else both[:1]) for b in (both if kb else both[:1])]
 
+    def other(readings: list[_Reading]) -> list[tuple[_Reading, Interval, Interval, bool]] | None:
+        """Another reading tried: None where it cannot be read (it scales past ``_LARGEST``)."""
+        try:
+            return outcomes(readings)
+        except _Unreadable:
+            return None
+
     def outcomes(readings: list[_Reading]) -> list[tuple[_Reading, Interval, Interval, bool]] | None:
         out = []
         for reading in readings:
@@ -418,22 +431,26 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     except _Unreadable:
         return None
     if found is None:
-        return _equation_of(text, *printed_tokens, Fraction(0), Fraction(0), approximate, "fails", "")
+        return _equation_of(text, *printed_tokens, Fraction(0), Fraction(0), approximate, "fails", "", result_first)
     results = found
     if not any(r[3] for r in results) and any(t.glued for t in left + right):
         # "70B × 2 = 140 GB": a B glued to a number counts billions where it is no byte ("64B + 64B =
         # 128B" is); the two readings are a billion apart, so no equation holds under both
         glued = [t for t in left + right if t.glued]
+        closest = results
         for chosen in ["billions"] + ([f"billions@{t.start}" for t in glued] if 1 < len(glued) <= 4 else []):
-            billions = outcomes([(k, b, m, chosen, u) for k, b, m, _, u in readings])
+            billions = other([(k, b, m, chosen, u) for k, b, m, _, u in readings])
             if billions is not None and any(r[3] for r in billions):
                 results = billions  # "13B × 2B = 26GB": the first B counts, the second is bytes
                 break
+            if billions is not None and _off(billions[0]) < _off(closest[0]):
+                closest = billions
         else:
-            if len(left) == 1 and len(right) == 1:
-                return None  # "Llama 3 8B = 16 GB": a model's size named beside its bytes, no arithmetic
+            if closest is not results and len(left) == 1 and len(right) == 1:
+                return None  # "Llama 3 8B = 16 GB": a model's size named beside its bytes ("512 B = 1 KB" fails)
+            results = closest  # failing, "70B × 2 = 150 GB" says 140, not 0.00000014
     if not any(r[3] for r in results) and _in_its_unit(left_tokens, left, right):
-        printed_unit = outcomes([(k, b, m, g, "printed") for k, b, m, g, _ in readings])
+        printed_unit = other([(k, b, m, g, "printed") for k, b, m, g, _ in readings])
         if printed_unit is not None and (any(r[3] for r in printed_unit) or (
                 not any(t.unit for t in left) and _off(printed_unit[0]) < _off(results[0]))):
             results = printed_unit  # failing, "70 x 3 / 8 = 26 GB" is 26.25 (GB), not 0.000000026
@@ -447,7 +464,7 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     if status == "fails" and big:
         # "2,621,440 bytes = 2.5 MB": MB printed for MiB, as KB is printed for KiB
         b_read = ("bytes", "billions") if any(t.glued for t in left + right) else ("bytes",)
-        iec = outcomes([(k, "binary", "binary", g, "bytes") for k in (both if scaled else both[:1]) for g in b_read])
+        iec = other([(k, "binary", "binary", g, "bytes") for k in (both if scaled else both[:1]) for g in b_read])
         if iec is not None and (holding := [r for r in iec if r[3]]):
             status = "ambiguous"  # "70B × 2 bytes ≈ 130 GB": 140 billion bytes are 130 GiB
     if status == "ambiguous":
@@ -468,23 +485,27 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     scale = _factor(right[0], results[0][0]) if len(right) == 1 else 1  # "= 1K": the left side in K
     computed_value = (first_left.low + first_left.high) / 2 / scale
     printed_value = number(right[0].number) if len(right) == 1 else (first_right.low + first_right.high) / 2 / scale
-    return _equation_of(text, *printed_tokens, printed_value, computed_value, approximate, status, note)
+    if result_first:
+        note = note.replace("the left side", "the right side")
+    return _equation_of(text, *printed_tokens, printed_value, computed_value, approximate, status, note, result_first)
 
 
 def _equation_of(text: str, left: list[_Token], right: list[_Token], printed: Fraction, computed: Fraction,
-                 approximate: bool, status: str, note: str) -> Equation:
+                 approximate: bool, status: str, note: str, result_first: bool = False) -> Equation:
     # The text begins at the first number or the bracket before it, and ends at the last number (and
     # its K or M) or the bracket after it: the last number's unit and words are the figure's.
     numbers = [t[1] for t in left + right if t[0] == "n"]
     start = numbers[0].start
     for _ in range(next(i for i, t in enumerate(left) if t[0] == "n")):
         start = text.rindex("(", 0, start)
-    end = numbers[-1].start + len(numbers[-1].number) + len(numbers[-1].suffix)
+    end = numbers[-1].number_end
     for _ in range(len(right) - 1 - max(i for i, t in enumerate(right) if t[0] == "n")):
         end = text.index(")", end) + 1
-    result_start = next(t[1] for t in right if t[0] == "n").start
-    return Equation(text=text[start:end], start=start, end=end, result_start=result_start, printed=printed,
-                    computed=computed, approximate=approximate, status=status, note=note)
+    right_start = next(t[1] for t in right if t[0] == "n").start
+    operands = (right_start, end) if result_first else (start, right_start)
+    return Equation(text=text[start:end], start=start, end=end, operands_from=operands[0], operands_to=operands[1],
+                    printed=printed, computed=computed, approximate=approximate, status=status, note=note,
+                    computed_side="right" if result_first else "left")
 
 
 def _factor(term: _Term, reading: _Reading) -> Fraction:

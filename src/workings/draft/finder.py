@@ -90,6 +90,7 @@ class PrintedEquation:
     sentence: str = ""
     status: str = ""        # holds | fails | ambiguous (K, M or KB read one way only)
     note: str = ""
+    computed_side: str = "left"  # "right" where the result is printed first ("640 GB = 8 × 80 GB")
 
 
 @frozen(kw_only=True)
@@ -165,8 +166,9 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     found_equations = _equations(paragraph)
     equation_starts = [eq.start for eq in found_equations]  # in order, not overlapping
     for eq in found_equations:
-        printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed,
-                                       holds=eq.holds, status=eq.status, note=eq.note, **where(eq.start)))
+        printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed, holds=eq.holds,
+                                       status=eq.status, note=eq.note, computed_side=eq.computed_side,
+                                       **where(eq.start)))
     words = split_words(text)
     candidates: list[tuple[int, object]] = [(m.start(), m) for m in DIGITS.finditer(text)]
     for index, word in enumerate(words):
@@ -180,8 +182,9 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     for start, candidate in candidates:
         if start < consumed or _inside(spans, span_starts, start, lambda span: span.end):
             continue
-        if _inside(found_equations, equation_starts, start, lambda eq: eq.result_start):
-            continue
+        at = bisect.bisect_right(equation_starts, start) - 1
+        if at >= 0 and found_equations[at].operands_from <= start < found_equations[at].operands_to:
+            continue  # an operand ("2 × 48 × ... = 196,608": the 48), not a figure
         read = _read(text, candidate, words)
         if read is None:
             continue
