@@ -29,12 +29,14 @@ derivations are read as they are printed:
 - **what is not arithmetic**: units of time, compute and power are not converted ("2x 1,000 ms = 2
   s" is not checked); a unit or name on the next line is not the number's; a side after an
   operator and a few names ("weights 140 GB + KV 40 GB = 180 GB"), after a comma ("per token, ×
-  4,096"), after a word's slash ("weights/2", "w/8") or after a lone symbol ("70B Γ 2") is cut;
+  4,096"), after a word's slash ("weights/2", "w/8") or after a lone non-ASCII letter (a "×"
+  mis-decoded: "70B Γ 2") is cut; an arrow or "≥" before a side is not;
 - **running derivations**: "= 4,096 bytes per layer × 80 layers = 327,680 bytes" gives a result and
   goes on with it: where the whole middle side does not hold, its first number is the link's result;
 - **names and notes between factors**: "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB" is one
   product; a few words after a number, or a note in parentheses without digits, may stand before
-  "×", "*", "·", "÷" or "/" (not before "+", "-" or "x", which join list items and prose as often);
+  "×", "*", "·", "÷", or a spaced "/" or "x" (not before "+" or "-", which join list items and prose
+  as often);
 - **brackets, LaTeX and exponents**: "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200 GB" and
   "$2 \\cdot 80 \\cdot 2048 = 327,680 \\text{ GB}$" are read as printed: brackets first, then × ÷,
   then + −; a bracket opened before a side's first number or closed after its last that pairs with
@@ -239,14 +241,13 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     name = match.group("name") or ""
     number_end = match.end("scale") if match.group("scale") else match.end("suffix") if match.group("suffix") \
         else match.end("num")
+    times = _SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1
     if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1) \
             and _ASSIGNED.match(paragraph.text, match.end()):
         # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
         # word wrapped to the next line is still the number's: "= 1.34" then "GB in total")
         return _Term(start=match.start(), end=number_end, number=match.group("num"),
-                     suffix=match.group("suffix") or "", scale=1, unit="", number_end=number_end,
-                     times=_SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1)
-    times = _SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1
+                     suffix=match.group("suffix") or "", scale=1, unit="", number_end=number_end, times=times)
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
                  name=name, times=times, number_end=number_end,
                  scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
@@ -317,23 +318,18 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
             continue
         if _skipped(left, right):
             continue
-        if len(left) == 1 and len(right) > 1 and i + 1 < len(relations):
-            # "1,128 GB = 8 × 141 GB = 1.1 TB": the result printed first, then restated; or
-            # "327,680 = 0.33MB / token x 131072 = 42.95GB": the number is restated, then used.
+        if len(left) == 1 and len(right) > 1:
+            # the result printed first ("640 GB = 8 × 80 GB", "1,128 GB = 8 × 141 GB = 1.1 TB"; a
+            # number with no unit or scale names a plan: "Option 2 = 4 × 80 GB"), or, before another
+            # link, the number restated, then used ("327,680 = 0.33MB / token x 131072 = 42.95GB")
             first = _equation(text, left, left_tokens, right, right_tokens, relation, result_first=True) \
                 if (left[0].unit or left[0].suffix or left[0].times > 1) and not _skipped(right, left) else None
             restated = None
-            if (first is None or first.status == "fails") and right_tokens[0][0] == "n" \
+            if i + 1 < len(relations) and (first is None or first.status == "fails") and right_tokens[0][0] == "n" \
                     and (left[0].unit or right[0].unit or left[0].suffix or right[0].suffix):
                 restated = _equation(text, left, left_tokens, right[:1], [("n", right[0])], relation)
             # a failing restatement says less than the whole failing ("1,000 GB = 8 × 141 GB = ...")
             out.append(restated if restated is not None and (first is None or restated.status != "fails") else first)
-            continue
-        if len(left) == 1 and len(right) > 1:
-            # the result printed first, nothing after: "640 GB = 8 × 80 GB" ("Option 2 = 4 × 80 GB"
-            # and "TP 8 = 8 × 80 GB" name a plan, no result)
-            if (left[0].unit or left[0].suffix or left[0].times > 1) and not _skipped(right, left):
-                out.append(_equation(text, left, left_tokens, right, right_tokens, relation, result_first=True))
             continue
         equation = _equation(text, left, left_tokens, right, right_tokens, relation)
         if equation is not None and equation.status == "fails" and i + 1 < len(relations) \

@@ -213,21 +213,11 @@ def scale_of(read: UnitRead) -> Fraction:
 def read_unit(text: str, pos: int, *, glued: bool = True, currency: bool = False) -> UnitRead:
     """The unit words printed from ``pos`` on (just after a number); ``currency``: after a "$"."""
     if currency:  # "$0.25 per million tokens", "$3B", "$2.5 billion"
-        scale = 1
-        if glued and (match := _GLUED_SCALE.match(text, pos)):
-            scale, pos = _GLUED_SCALES[match.group(1)], match.end()
-        if match := _SCALE_WORD.match(text, pos):
-            scale, pos = scale * _SCALES[match.group(1).lower()], match.end()
+        scale, _, pos = _scale_at(text, pos, glued)
         return _with_per(text, pos, "USD", scale)
     if match := _SYMBOL.match(text, pos):
         return _with_per(text, match.end(), match.group(1), 1)
-    scale, billions = 1, False
-    if glued and (match := _GLUED_SCALE.match(text, pos)):
-        scale, billions, pos = _GLUED_SCALES[match.group(1)], match.group(1) in ("B", "bn"), match.end()
-    if match := _SCALE_WORD.match(text, pos):
-        scale, pos = scale * _SCALES[match.group(1).lower()], match.end()
-    elif scale == 1 and (match := _CJK_SCALE.match(text, pos)):
-        scale, pos = _CJK_SCALES[match.group(1)], match.end()
+    scale, billions, pos = _scale_at(text, pos, glued)
     if match := _UNIT_WORD.match(text, pos):
         word = re.sub(r"\s+", " ", (match.group(1) or match.group(2)).lower())
         unit = _WORDS.get(word) or _WORDS.get(word[:-1] if word.endswith("s") else word, "")
@@ -238,6 +228,19 @@ def read_unit(text: str, pos: int, *, glued: bool = True, currency: bool = False
         return UnitRead("", "", "ratio", smaller is not None, smaller.end() if smaller else end, scale)
     # "13B at a time", "67B dense model": a glued B counts parameters.
     return UnitRead("parameter" if billions else "", "", "quantity" if billions else "count", False, pos, scale)
+
+
+def _scale_at(text: str, pos: int, glued: bool) -> tuple[int, bool, int]:
+    """The scale printed from ``pos`` on ("128K", "552B", "1.3 trillion", "6710 亿"), whether it is a
+    glued B (a count of parameters), and where it ends."""
+    scale, billions = 1, False
+    if glued and (match := _GLUED_SCALE.match(text, pos)):
+        scale, billions, pos = _GLUED_SCALES[match.group(1)], match.group(1) in ("B", "bn"), match.end()
+    if match := _SCALE_WORD.match(text, pos):
+        scale, pos = scale * _SCALES[match.group(1).lower()], match.end()
+    elif scale == 1 and (match := _CJK_SCALE.match(text, pos)):
+        scale, pos = _CJK_SCALES[match.group(1)], match.end()
+    return scale, billions, pos
 
 
 def _with_per(text: str, pos: int, unit: str, scale: int) -> UnitRead:
