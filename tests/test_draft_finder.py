@@ -473,6 +473,37 @@ def test_what_outside_pages_print_model_sizes_multiples_and_lowercase_k(text, ex
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # a card's bare number after a count names the card: its memory printed is what is multiplied,
+    # and with none printed nothing is checked
+    ("My rig: 2x 3090 = 48 GB VRAM.", []), ("And 2x 3090 = 50 GB.", []),
+    ("Rig: 4x 4090 24GB = 96GB.", [("4x 4090 24GB = 96", "holds")]),
+    ("Rig: 4x 4090 24GB = 90GB.", [("4x 4090 24GB = 90", "fails")]),
+    ("Rig: 2x 2080 Ti 11GB = 22 GB.", [("2x 2080 Ti 11GB = 22", "holds")]),
+    ("Rig: 8x 3090s (24 GB) = 192 GB.", [("8x 3090s (24 GB) = 192", "holds")]),
+    ("So 2 x 4096 = 8192 and 2 × 2048 = 4096.", [("2 x 4096 = 8192", "holds"), ("2 × 2048 = 4096", "holds")]),
+    # a count in words before a side of one number: the factor is not printed in the arithmetic
+    ("A node has 8 GPUs each with 80 GB = 640 GB total.", []),
+    ("Each of the 4 cards has 24 GB = 96 GB.", []),
+    ("Each token takes 160 KB = 170,000 bytes.", [("160 KB = 170,000", "fails")]),
+    ("Each token takes 2 × 80 KB = 170 KB.", [("2 × 80 KB = 170", "fails")]),
+    ("Total: 140 GB = 150 GB.", [("140 GB = 150", "fails")]),
+])
+def test_a_card_s_number_and_a_count_in_words_are_no_operands(text, expected):
+    """Forum posts print "2x 3090 = 48 GB" and "8 GPUs each with 80 GB = 640 GB": the card's number
+    was read as an operand (the left side "0.000006" GB) and the single "80 GB" as the whole left side,
+    both false drift; a real error of the same shapes (a wrong product, a wrong conversion) still fails."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+def test_a_card_s_bare_number_is_set_aside_beside_a_count_or_a_card_word():
+    found = find_figures("Two 3090s, 2x 3090, a dual 7900 rig and a 4090 card; by 2060, 2050 GPUs.", markdown=True)
+    assert [(s.text, s.reason) for s in found.set_aside] == [
+        ("3090", "hardware-name"), ("3090", "hardware-name"), ("7900", "hardware-name"), ("4090", "hardware-name"),
+        ("2060", "date")]
+    assert [f.text for f in found.figures] == ["2", "2050"]
+
+
 def test_a_failing_result_with_a_suffix_is_reported_in_its_own_scale():
     """"2 × 64 = 1K": the left side is 0.128 thousand, not 128 against a printed 1."""
     (equation,) = find_figures("So 2 × 64 = 1K.", markdown=True).equations

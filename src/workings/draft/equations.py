@@ -64,6 +64,7 @@ from typing import Any
 
 from ..frozen import frozen
 from ..figures import Interval, rounds_to
+from .setaside import CARD
 from .text import Paragraph
 
 _NUM = r"(?:\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+"  # "1e6" too
@@ -84,7 +85,8 @@ _UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's un
 _SIGN = r"(?P<op>[×*·÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
 # "8x H100 80GB", "4 × A100 40 GB": what is multiplied may be named by a device before its number.
 _DEVICE = (r"(?:(?<=[×x*])\s*+(?:NVIDIA[ \t]++|Tesla[ \t]++)?+"
-           r"(?:[A-Z]{1,3}\d{1,4}[A-Za-z]{0,2}\d?|(?:RTX|GTX)[ \t]++A?\d{4}(?:[ \t]++(?:Ti|Ada))?+)"
+           rf"(?:[A-Z]{{1,3}}\d{{1,4}}[A-Za-z]{{0,2}}\d?|(?:RTX|GTX)[ \t]++A?\d{{4}}(?:[ \t]++(?:Ti|Ada))?+"
+           rf"|{CARD}(?:s|[ \t]++Ti)?+)"
            r"(?:['’]s)?+(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?:\s++|-))?+")
 _OP_GAP = re.compile(rf"\s*+(?P<close>(?:\)\s*+)*+){_SIGN}{_DEVICE}\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
@@ -122,6 +124,13 @@ _OTHER_UNIT = re.compile(r"[kMGTPE]?FLOP[Ss]?|[mµun]?s|secs?|seconds?|mins?|min
 _PREFIXED = re.compile(r"[kMGTPEmµun](?:FLOP|W|Hz|bps|s\Z)")  # "TFLOPs", "ms", "kW": a prefix before a unit
 _ASSIGNED = re.compile(r"[ \t]*+[=:]")  # after a word: the word is named, not the number before it
 _HARDWARE_BEFORE = re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|RX|Arc)[ \t]++\Z")
+# "2x 3090 = 48 GB": a card's bare number after a count and "x" names the card (its memory is not printed)
+_CARD_AFTER_COUNT = re.compile(r"\d[ \t]*+[x×][ \t]*+\Z")
+_CARD_TERM = re.compile(rf"{CARD}(?:s|[ \t]++Ti)?+(?![\w.,])")
+# A number, then "each" or "every" in the clause before a side of one number: "8 GPUs each with 80 GB",
+# "each of the 4 cards has 24 GB"
+_FACTOR_IN_WORDS = re.compile(r"(?:\d[^\d\n.;!?]{0,40}?\b(?:each|every|apiece)\b"
+                              r"|\b(?:[Ee]ach|[Ee]very)\b[^\d\n.;!?]{0,30}?\d)[^\d\n.;!?]{0,30}+\Z")
 _DEEPEST = 12  # brackets within brackets a side may hold
 _LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
@@ -195,8 +204,9 @@ def _step(text: str) -> Fraction:
 
 def find(paragraph: Paragraph) -> list[Equation]:
     text = paragraph.text
-    terms = [_term(m, paragraph) for m in TERM.finditer(text)
-             if not _HARDWARE_BEFORE.search(text, max(0, m.start() - 20), m.start())]  # a bounded look back
+    terms = [_term(m, paragraph) for m in TERM.finditer(text)  # a bounded look back
+             if not _HARDWARE_BEFORE.search(text, max(0, m.start() - 20), m.start())
+             and not _card(text, m)]
     out: list[Equation] = []
     group: list[_Term] = []
     joins: list[_Join] = []   # between group[i] and group[i+1]: an operator or a relation, and brackets
@@ -251,6 +261,14 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
                  name=name, times=times, number_end=number_end,
                  scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
+
+
+def _card(text: str, match: re.Match[str]) -> bool:
+    """A card's bare number after a count: "2x 3090 = 48 GB" (the card's memory not printed) and "4x 4090
+    24GB = 96GB" (printed: ``_DEVICE`` names what is multiplied) read no 3090 or 4090."""
+    return not (match["suffix"] or match["unit"] or match["scale"]) and match["name"] in (None, "Ti") \
+        and bool(_CARD_TERM.match(text, match.start())) \
+        and bool(_CARD_AFTER_COUNT.search(text, max(0, match.start() - 8), match.start()))
 
 
 def _counts(term: _Term) -> bool:
@@ -332,6 +350,9 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
             out.append(restated if restated is not None and (first is None or restated.status != "fails") else first)
             continue
         equation = _equation(text, left, left_tokens, right, right_tokens, relation)
+        if equation is not None and equation.status == "fails" and i == 0 and len(left) == 1 \
+                and _FACTOR_IN_WORDS.search(text, max(0, run_start - 60), run_start):
+            continue  # "8 GPUs each with 80 GB = 640 GB": the factor is in words, the side not printed
         if equation is not None and equation.status == "fails" and i + 1 < len(relations) \
                 and right_tokens[0][0] == "n":
             # a running derivation: "2 × 8 × 128 × 2 = 4,096 bytes per layer × 80 layers = 327,680

@@ -21,6 +21,9 @@ _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|Octob
 _UNIT_AHEAD = (r"(?!(?:\s*+(?:[–—-]|to)\s*+\d[\d,]*+)?+\s*+(?:%|percent|bytes?\b|bits?\b|tokens?\b"
                r"|[kKMGTP]i?B\b|parameters?\b|layers?\b|heads?\b|times\b|GPUs?\b|chats?\b))")
 _YEAR = r"(?:1[89]|20)\d{2}"
+# A graphics card's bare number ("2x 3090", "4090s", "dual 7900"): GeForce 1050 to 5090, Radeon 6800 to 7900.
+# Set aside only after a count and "x", a card word or before a plural ("by 2060" is a year, "2050 GPUs" a count).
+CARD = r"(?<![\d.,])(?:[1-5]0[5-9]0|[67][89]00)(?![\d.,]\d)"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
@@ -44,6 +47,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("reference", re.compile(r"\[\d{1,3}+(?:\s*+[,–-]\s*+\d{1,3}+){0,20}+\](?!\()")),
     ("reference", re.compile(r"(?i:\barxiv:\s*+)?(?<![\w.,])\d{4}\.\d{4,5}+(?:v\d++)?+\b")),
     ("hardware-name", re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|TPU)\s++v?\d++\b")),
+    ("hardware-name", re.compile(rf"(?<=\d)[ \t]*+[x×][ \t]*+(?P<span>{CARD})\b"
+                                 rf"|(?i:\b(?:dual|twin|quad|single)[ \t]++)(?P<span2>{CARD})\b"
+                                 rf"|\b(?P<span3>{CARD})(?:s\b|[ \t]++Ti\b|[ \t]++(?:GPU|card)\b)")),
     ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
                               r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
     ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),
@@ -88,7 +94,8 @@ def find(paragraph: Paragraph) -> list[SetAside]:
         found.append(_span(text, match.start(1), match.end(1), "list-number"))
     for reason, pattern in _PATTERNS:
         for match in pattern.finditer(text):
-            part: str | int = "span" if "span" in pattern.groupindex else 0
+            part: str | int = next((g for g in ("span", "span2", "span3") if g in pattern.groupindex
+                                    and match.group(g) is not None), 0)
             found.append(_span(text, match.start(part), match.end(part), reason))
     for match in _YEAR_RANGE.finditer(text):
         first, last = match.group("first"), match.group("last")
