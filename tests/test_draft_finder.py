@@ -496,6 +496,40 @@ def test_a_card_s_number_and_a_count_in_words_are_no_operands(text, expected):
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # the dot operator (U+22C5) and the bullet operator (U+2219) multiply, as "·" does
+    ("2 ⋅ 80 ⋅ 8 ⋅ 128 ⋅ 2 bytes = 327,680 bytes.",
+     [("2 ⋅ 80 ⋅ 8 ⋅ 128 ⋅ 2 bytes = 327,680", "holds")]),
+    ("So 2 ∙ 80 = 161.", [("2 ∙ 80 = 161", "fails")]),
+    # a unit wrapped to the next line before "=" is the number's, unless the number is a name's value
+    ("With eight cards that is 8 × 80\nGB = 640 GB of HBM.", [("8 × 80 GB = 640", "holds")]),
+    ("num_layers = 40\nbytes = 2  # fp16", []), ("heads: 8\nbytes = 2", []),
+    # a card's model after its number, a device named after its memory, a count of devices "with" it
+    ("Rig: 2x 7900 XTX 24GB = 48GB.", [("2x 7900 XTX 24GB = 48", "holds")]),
+    ("Rig: 2x 4070 SUPER 12 GB = 25 GB.", [("2x 4070 SUPER 12 GB = 25", "fails")]),
+    ("A 24 GB RTX 4090 × 2 = 48 GB.", [("24 GB RTX 4090 × 2 = 48", "holds")]),
+    ("An 80 GB H100 x 8 = 600 GB.", [("80 GB H100 x 8 = 600", "fails")]),
+    ("Each GB200 has 2x B200 GPUs with 192 GB = 384 GB.", []), ("So 8 GPUs with 80 GB = 640 GB.", []),
+    ("So 8 GPUs with 80 GB = 80 GB.", [("80 GB = 80", "holds")]),
+    # a scale in words is a power of 1,000: "1M" beside it is read so too
+    ("So 1 million = 1M.", [("1 million = 1M", "holds")]), ("So 1 million = 2M.", [("1 million = 2M", "fails")]),
+    ("So 1 thousand = 1,024.", [("1 thousand = 1,024", "fails")]),
+])
+def test_more_forms_of_outside_pages(text, expected):
+    """What a review's sentences still found after the cards and the counts in words: each was not
+    checked or a false verdict before ("2 ⋅ 80 ⋅ ... bytes = 327,680 bytes" read as "2 bytes = 327,680",
+    "1 million = 1M" ambiguous); the rest guard what must stay."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+def test_a_unit_after_a_no_break_space_is_the_number_s():
+    """Typeset pages put a no-break space (U+00A0, U+202F, U+2009) between a number and its unit
+    ("1.34\u00a0GB", "12\u00a0%"): the unit was dropped and the figure read as a bare number."""
+    found = find_figures("It needs 1.34\u00a0GB, 198.6\u202fGB and 40\u2009GB; 12\u00a0% more.", markdown=True)
+    assert [(f.text, f.unit) for f in found.figures] == [
+        ("1.34\u00a0GB", "GB"), ("198.6\u202fGB", "GB"), ("40\u2009GB", "GB"), ("12\u00a0%", "percent")]
+
+
 def test_a_card_s_bare_number_is_set_aside_beside_a_count_or_a_card_word():
     found = find_figures("Two 3090s, 2x 3090, a dual 7900 rig and a 4090 card; by 2060, 2050 GPUs.", markdown=True)
     assert [(s.text, s.reason) for s in found.set_aside] == [

@@ -35,8 +35,8 @@ derivations are read as they are printed:
   goes on with it: where the whole middle side does not hold, its first number is the link's result;
 - **names and notes between factors**: "8 KV heads × 128 dim × 2 (K+V) × 2 bytes = 4KB" is one
   product; a few words after a number, or a note in parentheses without digits, may stand before
-  "×", "*", "·", "÷", or a spaced "/" or "x" (not before "+" or "-", which join list items and prose
-  as often);
+  "×", "*", "·" (or "⋅", "∙"), "÷", or a spaced "/" or "x" (not before "+" or "-", which join list
+  items and prose as often);
 - **brackets, LaTeX and exponents**: "2 * (46) * (16 * 144) * 1e6 * 1 byte ≈ 200 GB" and
   "$2 \\cdot 80 \\cdot 2048 = 327,680 \\text{ GB}$" are read as printed: brackets first, then × ÷,
   then + −; a bracket opened before a side's first number or closed after its last that pairs with
@@ -64,7 +64,7 @@ from typing import Any
 
 from ..frozen import frozen
 from ..figures import Interval, rounds_to
-from .setaside import CARD
+from .setaside import CARD, CARD_MODEL
 from .text import Paragraph
 
 _NUM = r"(?:\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+"  # "1e6" too
@@ -82,17 +82,20 @@ _UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's un
 # Between two numbers of one expression: closing brackets, one operator (LaTeX's \cdot, \times and
 # \div too), opening brackets. Between two sides: closing brackets, the relation, opening brackets.
 # "8x 80 GB": an x glued to the number before it multiplies too.
-_SIGN = r"(?P<op>[×*·÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
+_SIGN = r"(?P<op>[×*·⋅∙÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
 # "8x H100 80GB", "4 × A100 40 GB": what is multiplied may be named by a device before its number.
 _DEVICE = (r"(?:(?<=[×x*])\s*+(?:NVIDIA[ \t]++|Tesla[ \t]++)?+"
            rf"(?:[A-Z]{{1,3}}\d{{1,4}}[A-Za-z]{{0,2}}\d?|(?:RTX|GTX)[ \t]++A?\d{{4}}(?:[ \t]++(?:Ti|Ada))?+"
-           rf"|{CARD}(?:s|[ \t]++Ti)?+)"
+           rf"|{CARD}(?:s|{CARD_MODEL})?+)"
            r"(?:['’]s)?+(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?:\s++|-))?+")
-_OP_GAP = re.compile(rf"\s*+(?P<close>(?:\)\s*+)*+){_SIGN}{_DEVICE}\s*+(?P<open>(?:\(\s*+)*+)\Z")
+# "24 GB RTX 4090 × 2", "80 GB H100 × 8": or after the memory, before the count
+_DEVICE_AFTER = (r"(?:[ \t]++(?:NVIDIA[ \t]++)?+(?:(?:RTX|GTX)[ \t]++A?\d{4}(?:" + CARD_MODEL + r")?+"
+                 r"|[AHBL]\d{2,3}[A-Za-z]?)(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?=[ \t]*+[×x*]))?+")
+_OP_GAP = re.compile(rf"{_DEVICE_AFTER}\s*+(?P<close>(?:\)\s*+)*+){_SIGN}{_DEVICE}\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
 # multiplication or a division: the product goes on.
 _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+"
-                           r"\s*+(?P<op>[×*·÷]|(?<=\s)[/x](?=\s))\s*+(?P<open>)(?P<close>)\Z")
+                           r"\s*+(?P<op>[×*·⋅∙÷]|(?<=\s)[/x](?=\s))\s*+(?P<open>)(?P<close>)\Z")
 # An operator between a side's first number and an operand before it, or between its last and an
 # operand after it, on the same line: the side goes on beyond what was read ("num_heads × 2 = 4"),
 # so it is not the side as printed. A footnote's star ("= 42.95GB *") or a bullet has no operand.
@@ -103,11 +106,11 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 # ("140 GB + KV 40 GB = 180 GB"), after a comma ("per token, × 4,096 ≈ 2.1 GB"), after a word's
 # slash ("weights/2", "w/8") and after a lone non-ASCII letter between numbers (a "×" mis-decoded:
 # "70B Γ 2", "70B Ã— 2"; an arrow or "≥" is no operand).
-_CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div))[ \t]*+"
+_CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div))[ \t]*+"
                          r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
                          r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^"
                          r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++)\Z")
-_CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
+_CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
                         r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
                         r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]")
 # A note in brackets may stand before the relation on the same line ("2 bytes (FP16) = 4,096"): it
@@ -123,19 +126,23 @@ _OTHER_UNIT = re.compile(r"[kMGTPE]?FLOP[Ss]?|[mµun]?s|secs?|seconds?|mins?|min
                          r"|[kMGT]?W|[kMGT]?Hz|[kMGT]?bps")
 _PREFIXED = re.compile(r"[kMGTPEmµun](?:FLOP|W|Hz|bps|s\Z)")  # "TFLOPs", "ms", "kW": a prefix before a unit
 _ASSIGNED = re.compile(r"[ \t]*+[=:]")  # after a word: the word is named, not the number before it
+_ASSIGNED_BEFORE = re.compile(r"[=:][ \t]*+\Z")  # and before the number: the number is a name's value
 _HARDWARE_BEFORE = re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|RX|Arc)[ \t]++\Z")
 # "2x 3090 = 48 GB": a card's bare number after a count and "x" names the card (its memory is not printed)
 _CARD_AFTER_COUNT = re.compile(r"\d[ \t]*+[x×][ \t]*+\Z")
-_CARD_TERM = re.compile(rf"{CARD}(?:s|[ \t]++Ti)?+(?![\w.,])")
-# A number, then "each" or "every" in the clause before a side of one number: "8 GPUs each with 80 GB",
-# "each of the 4 cards has 24 GB"
+_CARD_TERM = re.compile(rf"{CARD}(?:s|{CARD_MODEL})?+(?![\w.,])")
+# A number, then "each" or "every" in the clause before a side of one number, or a count of devices
+# "with" it: "8 GPUs each with 80 GB", "each of the 4 cards has 24 GB", "2x B200 GPUs with 192 GB"
 _FACTOR_IN_WORDS = re.compile(r"(?:\d[^\d\n.;!?]{0,40}?\b(?:each|every|apiece)\b"
-                              r"|\b(?:[Ee]ach|[Ee]very)\b[^\d\n.;!?]{0,30}?\d)[^\d\n.;!?]{0,30}+\Z")
+                              r"|\b(?:[Ee]ach|[Ee]very)\b[^\d\n.;!?]{0,30}?\d"
+                              r"|\d[x×]?+[ \t]++(?:[A-Z][\w-]{0,10}+[ \t]++)?"
+                              r"(?:GPU|card|device|node|chip|accelerator)s?+[ \t]++(?:with|of|at|having|carrying)\b)"
+                              r"[^\d\n.;!?]{0,30}+\Z")
 _DEEPEST = 12  # brackets within brackets a side may hold
 _LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
 _CLOSES_AFTER = re.compile(r"(?:\s*+\))++")    # and closed just after its last
-_MULTIPLY, _DIVIDE = frozenset("×*·x") | {"\\cdot", "\\times"}, frozenset("÷/") | {"\\div"}
+_MULTIPLY, _DIVIDE = frozenset("×*·⋅∙x") | {"\\cdot", "\\times"}, frozenset("÷/") | {"\\div"}
 _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50}
 _SUFFIX = {"K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20),
@@ -253,9 +260,11 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
         else match.end("num")
     times = _SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1
     if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1) \
-            and _ASSIGNED.match(paragraph.text, match.end()):
+            and _ASSIGNED.match(paragraph.text, match.end()) \
+            and _ASSIGNED_BEFORE.search(paragraph.text, max(0, match.start() - 20), match.start()):
         # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
-        # word wrapped to the next line is still the number's: "= 1.34" then "GB in total")
+        # word wrapped to the next line is still the number's: "= 1.34" then "GB in total", and
+        # "8 × 80" then "GB = 640 GB")
         return _Term(start=match.start(), end=number_end, number=match.group("num"),
                      suffix=match.group("suffix") or "", scale=1, unit="", number_end=number_end, times=times)
     return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
@@ -266,7 +275,8 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
 def _card(text: str, match: re.Match[str]) -> bool:
     """A card's bare number after a count: "2x 3090 = 48 GB" (the card's memory not printed) and "4x 4090
     24GB = 96GB" (printed: ``_DEVICE`` names what is multiplied) read no 3090 or 4090."""
-    return not (match["suffix"] or match["unit"] or match["scale"]) and match["name"] in (None, "Ti") \
+    return not (match["suffix"] or match["unit"] or match["scale"]) \
+        and match["name"] in (None, "Ti", "XT", "XTX", "SUPER", "Super") \
         and bool(_CARD_TERM.match(text, match.start())) \
         and bool(_CARD_AFTER_COUNT.search(text, max(0, match.start() - 8), match.start()))
 
@@ -419,7 +429,8 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
         left, left_tokens, right, right_tokens = right, right_tokens, left, left_tokens
     approximate = relation != "="
     suffixed = [t for t in left + right if t.suffix in _READ_TWO_WAYS]
-    scaled = bool(suffixed) and all(map(_maybe_binary, suffixed))  # "100K + 28K = 128K": all alike
+    # "100K + 28K = 128K": all alike; a scale in words is a power of 1,000 ("1 million = 1M")
+    scaled = bool(suffixed) and all(map(_maybe_binary, suffixed)) and not any(t.times > 1 for t in left + right)
     kb = any(t.unit == "KB" for t in left + right)
     both: tuple[str, ...] = ("decimal", "binary")
     readings = [(k, b, "decimal", "bytes", "bytes")

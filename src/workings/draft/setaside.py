@@ -24,6 +24,7 @@ _YEAR = r"(?:1[89]|20)\d{2}"
 # A graphics card's bare number ("2x 3090", "4090s", "dual 7900"): GeForce 1050 to 5090, Radeon 6800 to 7900.
 # Set aside only after a count and "x", a card word or before a plural ("by 2060" is a year, "2050 GPUs" a count).
 CARD = r"(?<![\d.,])(?:[1-5]0[5-9]0|[67][89]00)(?![\d.,]\d)"
+CARD_MODEL = r"[ \t]++(?:Ti|XTX?|SUPER|Super)\b"  # "3090 Ti", "7900 XTX", "4070 SUPER"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
@@ -49,7 +50,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("hardware-name", re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|TPU)\s++v?\d++\b")),
     ("hardware-name", re.compile(rf"(?<=\d)[ \t]*+[x×][ \t]*+(?P<span>{CARD})\b"
                                  rf"|(?i:\b(?:dual|twin|quad|single)[ \t]++)(?P<span2>{CARD})\b"
-                                 rf"|\b(?P<span3>{CARD})(?:s\b|[ \t]++Ti\b|[ \t]++(?:GPU|card)\b)")),
+                                 rf"|\b(?P<span3>{CARD})(?:s\b|{CARD_MODEL}|[ \t]++(?:GPU|card)\b)")),
     ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
                               r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
     ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),

@@ -167,7 +167,8 @@ def number_at(words: list[Word], i: int) -> WordNumber | None:
 
 # Units printed after a number.
 
-_SYMBOL = re.compile(r" ?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)(?![A-Za-z])")
+# after a space or a no-break space ("1.34\u00a0GB")
+_SYMBOL = re.compile(r"[ \u00a0\u202f\u2009]?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)(?![A-Za-z])")
 # "1m" is a million only before tokens or a context ("1m tokens", "at 1m context"): alone it may be
 # a metre or a minute.
 _GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=(?:\s++|-)(?:tokens?|context)\b))(?![A-Za-z])")
@@ -179,7 +180,7 @@ _CJK_SCALES = {"万": 10**4, "亿": 10**8, "万亿": 10**12}
 _UNIT_WORD = re.compile(
     r"(?:\s++|-)(bytes?|bits?|(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)bytes?|tokens?|parameters?"
     r"|params|percent|per\s++cent|minutes?|mins?|hours?|seconds?|days?|dollars?|USD)\b"
-    r"| ?+(%)", re.IGNORECASE)
+    r"|[ \u00a0\u202f\u2009]?+(%)", re.IGNORECASE)
 _WORDS = {"byte": "B", "bit": "bit", "kilobyte": "kB", "megabyte": "MB", "gigabyte": "GB",
           "terabyte": "TB", "petabyte": "PB", "kibibyte": "KiB", "mebibyte": "MiB", "gibibyte": "GiB",
           "tebibyte": "TiB", "token": "token", "parameter": "parameter", "param": "parameter",
