@@ -187,12 +187,14 @@ def test_brackets_that_do_not_pair_or_nest_too_deep_are_not_checked(text):
 
 
 def test_a_side_that_counts_no_bytes_against_bytes_says_so_when_it_fails():
-    """"1M tokens × 80 layers = 320 GB" (a Reddit post) and "67,108,864 values ≈ 256 MB" leave a
-    factor in bytes unprinted: the verdict says so, not only that the left side is 0.08."""
+    """"1M tokens × 80 layers = 320 GB" (a Reddit post) and "2 × 32 × 128 × 8192 values ≈ 256 MB" leave
+    a factor in bytes unprinted: the verdict says so, not only that the left side is 0.08. One count
+    alone against bytes ("67,108,864 values ≈ 256 MB") is a size restated, not arithmetic: not checked."""
     (tokens,) = find_figures("So 1M tokens × 80 layers = 320 GB.").equations
     assert tokens.status == "fails" and "the bytes per token per layer are not printed" in tokens.note
-    (values,) = find_figures("So 67,108,864 values ≈ 256 MB here.").equations
+    (values,) = find_figures("So 2 × 32 × 128 × 8192 values ≈ 256 MB here.").equations
     assert values.status == "fails" and "counts values, the other bytes" in values.note
+    assert find_figures("So 67,108,864 values ≈ 256 MB here.").equations == ()
     others = find_figures("So 6,144 ÷ 48 heads = 128, and 2 × 2 bytes = 5 bytes.").equations
     assert [e.note for e in others] == ["", ""]
 
@@ -215,8 +217,9 @@ def test_a_note_in_brackets_before_the_relation_does_not_end_the_equation():
         ("2,048 values * 2 bytes (FP16) = 4,096", "holds"), ("2,048 values * 2 bytes (FP16) = 4,086", "fails")]
     assert "2,048" not in {f.text for f in found.figures}
     # a note that ends a line: the next line is another reading ("in float16"), not the next step
-    readings = find_figures("x = 67,108,864 values\n≈ 256 MB (in float32)\n≈ 128 MB (in float16)\n", markdown=True)
-    assert [e.text for e in readings.equations] == ["67,108,864 values ≈ 256"]
+    readings = find_figures("x = 2 × 32 × 128 × 8192 values\n≈ 256 MB (in float32)\n≈ 128 MB (in float16)\n",
+                            markdown=True)
+    assert [e.text for e in readings.equations] == ["2 × 32 × 128 × 8192 values ≈ 256"]
 
 
 def test_a_year_and_month_is_a_date():
@@ -519,6 +522,23 @@ def test_more_forms_of_outside_pages(text, expected):
     """What a review's sentences still found after the cards and the counts in words: each was not
     checked or a false verdict before ("2 ⋅ 80 ⋅ ... bytes = 327,680 bytes" read as "2 bytes = 327,680",
     "1 million = 1M" ambiguous); the rest guard what must stay."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a count named beside bytes alone: the bytes per head, value or GPU are not printed
+    ('The "MHA 64 heads = 32 GB" claim.', []), ("So 2 GPUs = 160 GB.", []), ("So 32 GB = 64 heads.", []),
+    ("= 67,108,864 values\n≈ 256 MB (in float32)", []),
+    ("So 8 GPUs × 80 GB = 640 GB.", [("8 GPUs × 80 GB = 640", "holds")]),
+    # bits beside bytes: converted only where a division by 8 is printed
+    ("So 70B × 4 bits = 35 GB.", []), ("So 70B × 4 bits = 280 GB.", []), ("So 16 bits = 2 bytes.", []),
+    ("So 70B params × 4 bits / 8 = 35 GB.", [("70B params × 4 bits / 8 = 35", "holds")]),
+    ("So 70B params × 4 bits / 8 = 40 GB.", [("70B params × 4 bits / 8 = 40", "fails")]),
+    ("So 8 bits × 4 = 32 bits.", [("8 bits × 4 = 32", "holds")]),
+])
+def test_a_count_named_beside_bytes_and_bits_beside_bytes_are_not_checked(text, expected):
+    """A held-out page's "MHA 64 heads = 32 GB" was drift ("64 heads = 32"), and "70B × 4 bits = 35
+    GB" drift too (bits read as a count of bytes, so "× 4 bits = 280 GB", which forgets the 8, held)."""
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
 
 

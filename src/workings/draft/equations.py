@@ -138,6 +138,7 @@ _FACTOR_IN_WORDS = re.compile(r"(?:\d[^\d\n.;!?]{0,40}?\b(?:each|every|apiece)\b
                               r"|\d[x×]?+[ \t]++(?:[A-Z][\w-]{0,10}+[ \t]++)?"
                               r"(?:GPU|card|device|node|chip|accelerator)s?+[ \t]++(?:with|of|at|having|carrying)\b)"
                               r"[^\d\n.;!?]{0,30}+\Z")
+_NAMED_COUNT = re.compile(r"[A-Za-z][A-Za-z_]*+")  # "64 heads", "4,096 tokens", "8 GPUs"
 _DEEPEST = 12  # brackets within brackets a side may hold
 _LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
@@ -288,7 +289,8 @@ def _counts(term: _Term) -> bool:
 
 def _skipped(left: list[_Term], right: list[_Term]) -> bool:
     """Links with no arithmetic to check, or none that can be read: "= 5 = 5"; a count against bytes
-    alone ("70B params ≈ 140 GB": the bytes per parameter are not printed); a scale on the result only
+    alone ("70B params ≈ 140 GB", "64 heads = 32 GB": the bytes per parameter or head are not printed);
+    a scale on the result only
     ("70 × 2 = 140 billion": the operands' scale was left out); a unit this reader does not convert,
     and another on the other side ("2x 1,000 ms = 2 s", "2.5x 989 TFLOPS ≈ 2.5 PFLOPS"; "2 × 30 = 60
     s" and "8 GPUs × 700 W = 5,600 W" are checked)."""
@@ -299,6 +301,9 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
             return True
         if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
+        if any(a.name and not a.unit and _NAMED_COUNT.fullmatch(a.name) and b.unit
+               for a, b in ((one, two), (two, one))):
+            return True  # "MHA 64 heads = 32 GB": a count named beside bytes, the bytes per head not printed
     if len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(_counts(t) or t.unit for t in left):
         return True
     other = [{t.name for t in side if _OTHER_UNIT.fullmatch(t.name)} for side in (left, right)]
@@ -344,7 +349,7 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
         right_tokens = _paired(tokens[i + 1], False, i + 2 == len(tokens))
         if left_tokens is None or right_tokens is None or _aside(left_tokens) or _aside(right_tokens):
             continue
-        if _skipped(left, right):
+        if _skipped(left, right) or _bits_beside_bytes(left_tokens + right_tokens):
             continue
         if len(left) == 1 and len(right) > 1:
             # the result printed first ("640 GB = 8 × 80 GB", "1,128 GB = 8 × 141 GB = 1.1 TB"; a
@@ -372,6 +377,16 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
                 equation = step  # "= 4,096 bytes per layer × ...": its verdict is on the result it gives
         out.append(equation)
     return [equation for equation in out if equation is not None]
+
+
+def _bits_beside_bytes(tokens: list[_Token]) -> bool:
+    """Bits and bytes in one link with no division by 8 printed: "70B × 4 bits = 35 GB" and "16 bits =
+    2 bytes" convert bits to bytes, which this reader does not; "70B × 4 bits / 8 = 35 GB" divides."""
+    terms = [t[1] for t in tokens if t[0] == "n"]
+    if not any(t.name in ("bit", "bits") for t in terms) or not any(t.unit for t in terms):
+        return False
+    return not any(a[0] == "op" and a[1] in _DIVIDE and b[0] == "n" and number(b[1].number) == 8
+                   for a, b in zip(tokens, tokens[1:]))
 
 
 def _cut(term: _Term, reading: _Reading) -> Interval:
