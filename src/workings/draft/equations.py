@@ -138,7 +138,6 @@ _FACTOR_IN_WORDS = re.compile(r"(?:\d[^\d\n.;!?]{0,40}?\b(?:each|every|apiece)\b
                               r"|\d[x×]?+[ \t]++(?:[A-Z][\w-]{0,10}+[ \t]++)?"
                               r"(?:GPU|card|device|node|chip|accelerator)s?+[ \t]++(?:with|of|at|having|carrying)\b)"
                               r"[^\d\n.;!?]{0,30}+\Z")
-_NAMED_COUNT = re.compile(r"[A-Za-z][A-Za-z_]*+")  # "64 heads", "4,096 tokens", "8 GPUs"
 _DEEPEST = 12  # brackets within brackets a side may hold
 _LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
@@ -301,8 +300,7 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
             return True
         if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
-        if any(a.name and not a.unit and _NAMED_COUNT.fullmatch(a.name) and b.unit
-               for a, b in ((one, two), (two, one))):
+        if (one.name and not one.unit and two.unit) or (two.name and not two.unit and one.unit):
             return True  # "MHA 64 heads = 32 GB": a count named beside bytes, the bytes per head not printed
     if len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(_counts(t) or t.unit for t in left):
         return True
