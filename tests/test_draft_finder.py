@@ -542,6 +542,21 @@ def test_a_count_named_beside_bytes_and_bits_beside_bytes_are_not_checked(text, 
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
 
 
+def test_east_asian_pages_dates_about_and_a_file_s_path():
+    """A Korean blog's byline "2025. 6. 18. 06:32" was five figures, its "= 약 200 KB" ("about")
+    no equation; a review thread's "phases/07-transformers-deep-dive/.../en.md:54" three figures."""
+    found = find_figures("mezzanineX 2025. 6. 18. 06:32\n\n• 키만: 51,200 × 4 B = 약 200 KB\n\n"
+                         "See phases/07-x/12-kv-cache/docs/en.md:54 and 总计大约 128 tokens; in 2025. 6 GPUs.",
+                         markdown=True)
+    assert [(s.text, s.reason) for s in found.set_aside] == [
+        ("2025. 6. 18. 06:32", "date"), ("phases/07-x/12-kv-cache/docs/en.md:54", "reference"), ("2025", "date")]
+    assert [(e.text, e.status) for e in found.equations] == [("51,200 × 4 B = 약 200", "holds")]
+    assert [(f.text, f.qualifier) for f in found.figures] == [
+        ("약 200 KB", "about"), ("大约 128 tokens", "about"), ("6", None)]
+    assert [(e.text, e.status) for e in find_figures("So 51,200 × 4 B = 약 300 KB.").equations] == [
+        ("51,200 × 4 B = 약 300", "fails")]
+
+
 def test_a_unit_after_a_no_break_space_is_the_number_s():
     """Typeset pages put a no-break space (U+00A0, U+202F, U+2009) between a number and its unit
     ("1.34\u00a0GB", "12\u00a0%"): the unit was dropped and the figure read as a bare number."""

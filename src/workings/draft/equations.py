@@ -118,7 +118,7 @@ _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
 # the next line is another reading, not the next step.
 _REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\((?:[^()\d\n]|(?<=[A-Za-z0-9])\d){1,30}+\))\s*+)?+"
-                      r"(?:<br\s*+/?>\s*+|\$\s*+)?+(?P<op>=[ \t]*+~|=|≈|~=)[ \t]*+\$?+"
+                      r"(?:<br\s*+/?>\s*+|\$\s*+)?+(?P<op>=[ \t]*+(?:~|약|约|約|大约)|=|≈|~=)[ \t]*+\$?+"
                       r"\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # "RTX 4090", "Radeon 7900": a card's number is its name, no operand ("4x RTX 4090 = 96 GB")
 # Units of time, compute, power and frequency: their prefixes are not read, so "1,000 ms = 1 s" is not checked

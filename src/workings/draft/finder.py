@@ -25,9 +25,11 @@ from .words import WordNumber, number_at, read_unit, scale_of, split_words
 _QUALIFIER = re.compile(
     r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over|over"
     r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+"
-    r"|(~|≈)\s*+)$")
+    r"|(~|≈|대략|약|大约|约|約)\s*+)$")  # Korean, Chinese and Japanese "about" too
 _QUALIFIER_NAMES = {"around": "about", "roughly": "about", "approximately": "about", "approx.": "about",
-                    "some": "about", "~": "about", "≈": "about", "almost": "nearly", "just under": "nearly",
+                    "some": "about", "~": "about", "≈": "about",
+                    "약": "about", "대략": "about", "约": "about", "約": "about", "大约": "about",
+                    "almost": "nearly", "just under": "nearly",
                     "over": "more than", "above": "more than", "just over": "more than",
                     "fewer than": "less than", "under": "less than", "below": "less than", "up to": "at most"}
 _FROM = re.compile(r"(?i:\bfrom\s++(?:about\s++|around\s++|roughly\s++)?+\$?)$")

@@ -37,9 +37,16 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # a time of day with seconds, and a log's month-day before it ("INFO 01-13 11:35:21")
     ("time", re.compile(r"\b(?:(?<![\d-])(?:0?[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ \t]++)?+"
                         r"(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:[.,]\d{1,6}+)?+\b")),
-    # a source file's line ("model_runner.py:1099", "engine.rs:42")
-    ("reference", re.compile(r"\b[\w-]{1,80}+\.(?:py|pyx|js|ts|rs|go|c|cc|cpp|h|hpp|cu|java|rb|sh|ya?ml|json|toml)"
+    # a date as Korean, Japanese and Chinese pages print it, with its time ("2025. 6. 18. 06:32")
+    ("date", re.compile(rf"\b{_YEAR}\.[ \t]*+(?:0?[1-9]|1[0-2])\.[ \t]*+(?:0?[1-9]|[12]\d|3[01])\b\.?+"
+                        r"(?:[ \t]++(?:[01]?\d|2[0-3]):[0-5]\d\b)?+")),
+    # a source file's line ("model_runner.py:1099", "engine.rs:42"), and a file's path ("phases/07-x/en.md")
+    ("reference", re.compile(r"\b[\w-]{1,80}+\.(?:py|pyx|js|ts|rs|go|c|cc|cpp|h|hpp|cu|java|rb|sh|ya?ml|json|toml"
+                             r"|md|txt|ipynb)"
                              r":\d++(?::\d++)?+\b")),
+    ("reference", re.compile(r"(?<![\w/.-])(?:[\w.-]{1,80}+/){1,20}+[\w-]{1,80}+"
+                             r"\.(?:py|pyx|js|ts|rs|go|c|cc|cpp|h|hpp|cu|java|rb|sh|ya?ml|json|toml|md|txt|ipynb)"
+                             r"(?::\d++(?::\d++)?+)?+\b")),
     ("reference", re.compile(r"(?i:\b(?:issues?|tables?|figures?|figs?\.|steps?|sections?|chapters?|parts?|episodes?"
                              r"|appendix|equations?|eqs?\.|lemma|no\.|lessons?|lectures?|modules?|pages?|pp?\."
                              r"|#))\s*+#?\d++"
