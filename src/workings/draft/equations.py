@@ -64,11 +64,13 @@ from typing import Any
 
 from ..frozen import frozen
 from ..figures import Interval, rounds_to
-from .setaside import CARD, CARD_MODEL
+from .setaside import CARD, CARD_BEFORE, CARD_MODEL, CARD_NOT_BEFORE
 from .text import Paragraph
 
-_NUM = r"(?:\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})++|\d++)(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+"  # "1e6" too
-_BYTES = r"(?:bytes?|[kKMGTP]i?B|B)"
+# "327,680", "327{,}680", "327\,680" and a thin or no-break space between groups of three; "1e6" too
+_NUM = (r"(?:\d{1,3}(?:(?:,|\{,\}|\\,|[\u00a0\u202f\u2009](?=\d{3}(?![\w.,]\d)))\d{3})++|\d++)"
+        r"(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+")
+_BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B)"  # "2 gigabytes" too
 # "128K", "1M"; "128k" and "1m" before tokens or a context ("2k = 16" is algebra); "70B params" and
 # "1.8T parameters" before a count of parameters
 _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
@@ -118,7 +120,8 @@ _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
 # the next line is another reading, not the next step.
 _REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\((?:[^()\d\n]|(?<=[A-Za-z0-9])\d){1,30}+\))\s*+)?+"
-                      r"(?:<br\s*+/?>\s*+|\$\s*+)?+(?P<op>=[ \t]*+(?:~|약|约|約|大约)|=|≈|~=)[ \t]*+\$?+"
+                      r"(?:<br\s*+/?>\s*+|\$\s*+)?+"
+                      r"(?P<op>[=≈][ \t]*+(?:~|약|대략|约|約|大约)|=|≈|~=)[ \t]*+\$?+"  # "= 약 200 KB": about
                       r"\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # "RTX 4090", "Radeon 7900": a card's number is its name, no operand ("4x RTX 4090 = 96 GB")
 # Units of time, compute, power and frequency: their prefixes are not read, so "1,000 ms = 1 s" is not checked
@@ -126,25 +129,37 @@ _OTHER_UNIT = re.compile(r"[kMGTPE]?FLOP[Ss]?|[mµun]?s|secs?|seconds?|mins?|min
                          r"|[kMGT]?W|[kMGT]?Hz|[kMGT]?bps")
 _PREFIXED = re.compile(r"[kMGTPEmµun](?:FLOP|W|Hz|bps|s\Z)")  # "TFLOPs", "ms", "kW": a prefix before a unit
 _ASSIGNED = re.compile(r"[ \t]*+[=:]")  # after a word: the word is named, not the number before it
-_ASSIGNED_BEFORE = re.compile(r"[=:][ \t]*+\Z")  # and before the number: the number is a name's value
+# unless an operator stands before the number: "8 × 80" then "GB = 640 GB" is 80 GB ("head dim 128" then
+# "bytes = 2 × ..." is not 128 bytes)
+_OPERATOR_BEFORE = re.compile(r"(?:[×*·⋅∙÷/+−]|\s[x-])[ \t]*+\Z")
 _HARDWARE_BEFORE = re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|RX|Arc)[ \t]++\Z")
 # "2x 3090 = 48 GB": a card's bare number after a count and "x" names the card (its memory is not printed)
-_CARD_AFTER_COUNT = re.compile(r"\d[ \t]*+[x×][ \t]*+\Z")
-_CARD_TERM = re.compile(rf"{CARD}(?:s|{CARD_MODEL})?+(?![\w.,])")
-# A number, then "each" or "every" in the clause before a side of one number, or a count of devices
-# "with" it: "8 GPUs each with 80 GB", "each of the 4 cards has 24 GB", "2x B200 GPUs with 192 GB"
-_FACTOR_IN_WORDS = re.compile(r"(?:\d[^\d\n.;!?]{0,40}?\b(?:each|every|apiece)\b"
+_CARD_AFTER_COUNT = re.compile(CARD_BEFORE + r"\Z")
+_SPACED_COUNT = re.compile(r"(?<![\d.,])\d{1,3}+[ \t]++[x×][ \t]*+\Z")  # "2 × 3090 24 GB": with its memory
+_MEMORY_AFTER = re.compile(rf"[ \t]*+\(?+[ \t]*+{_NUM}[ \t]*+[GT]i?B\b")
+_CARD_TERM = re.compile(rf"{CARD}(?:s|{CARD_MODEL})?+(?:[ \t]++(?:GPU|card)s?+\b)?+{CARD_NOT_BEFORE}(?![\w.,])")
+# A number, then "each" or "every" in the clause before a side of one number, a count of devices "with"
+# it, or "dual": "8 GPUs each with 80 GB", "each of the 4 cards has 24 GB", "2x B200 GPUs with 192 GB",
+# "dual 3090 24 GB". The side is a factor's only where that count times it is the result (``_factor_in_words``).
+_FACTOR_IN_WORDS = re.compile(r"(?:(?<![\d.,])\d[^\d\n.;!?]{0,40}?\b(?:each|every|apiece)\b"
                               r"|\b(?:[Ee]ach|[Ee]very)\b[^\d\n.;!?]{0,30}?\d"
-                              r"|\d[x×]?+[ \t]++(?:[A-Z][\w-]{0,10}+[ \t]++)?"
-                              r"(?:GPU|card|device|node|chip|accelerator)s?+[ \t]++(?:with|of|at|having|carrying)\b)"
+                              r"|(?<![\d.,])\d++[x×]?+[ \t]++(?:[A-Z][\w-]{0,10}+[ \t]++)?"
+                              r"(?:GPU|card|device|node|chip|accelerator)s?+[ \t]++(?:with|of|at|having|carrying)\b"
+                              r"|(?i:\b(?:dual|twin|quad)\b)(?:[ \t]++[^\s.;!?]{1,12}+){0,2}?)"
                               r"[^\d\n.;!?]{0,30}+\Z")
+# a unit spelled out is no count's name ("1 gigabyte = 1,000,000 GB" is checked, and fails)
+_SPELLED_UNIT = re.compile(r"(?i:(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)?bytes?|(?:kilo|mega|giga)?bits?)")
+_CLAUSE_COUNT = re.compile(r"(?<![\w.,])\d{1,4}+(?![\d.,]\d)|(?i:\b(?:two|three|four|six|eight|dual|twin|quad)\b)")
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6, "eight": 8, "dual": 2, "twin": 2, "quad": 4}
 _DEEPEST = 12  # brackets within brackets a side may hold
 _LARGEST = Fraction(10) ** 40  # no printed size comes near: beyond it, or finer than its inverse, nothing is checked
 _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a run's first number
 _CLOSES_AFTER = re.compile(r"(?:\s*+\))++")    # and closed just after its last
 _MULTIPLY, _DIVIDE = frozenset("×*·⋅∙x") | {"\\cdot", "\\times"}, frozenset("÷/") | {"\\div"}
 _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
-          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50}
+          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50,
+          **{f"{word}BYTE{s}": scale for word, scale in (("KILO", 1000), ("MEGA", 1000**2), ("GIGA", 1000**3),
+                                                            ("TERA", 1000**4), ("PETA", 1000**5)) for s in ("", "S")}}
 _SUFFIX = {"K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20),
            "B": (10**9, 10**9), "T": (10**12, 10**12)}
 _READ_TWO_WAYS = frozenset("KkMm")  # suffixes read both as powers of 1,000 and of 1,024
@@ -197,8 +212,9 @@ def number(text: str) -> Fraction:
 
 
 def _digits(text: str) -> str:
-    """A printed number without its thousands separators: "327,680", LaTeX's "327{,}680" and "327\\,680"."""
-    return text.replace(",", "").replace("{}", "").replace("\\", "")
+    """A printed number without its thousands separators: "327,680", LaTeX's "327{,}680" and "327\\,680",
+    and a thin or no-break space between groups."""
+    return re.sub(r"[,{}\\\u00a0\u202f\u2009]", "", text)
 
 
 def _step(text: str) -> Fraction:
@@ -261,7 +277,7 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     times = _SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1
     if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1) \
             and _ASSIGNED.match(paragraph.text, match.end()) \
-            and _ASSIGNED_BEFORE.search(paragraph.text, max(0, match.start() - 20), match.start()):
+            and not _OPERATOR_BEFORE.search(paragraph.text, max(0, match.start() - 20), match.start()):
         # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
         # word wrapped to the next line is still the number's: "= 1.34" then "GB in total", and
         # "8 × 80" then "GB = 640 GB")
@@ -273,12 +289,17 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
 
 
 def _card(text: str, match: re.Match[str]) -> bool:
-    """A card's bare number after a count: "2x 3090 = 48 GB" (the card's memory not printed) and "4x 4090
-    24GB = 96GB" (printed: ``_DEVICE`` names what is multiplied) read no 3090 or 4090."""
-    return not (match["suffix"] or match["unit"] or match["scale"]) \
-        and match["name"] in (None, "Ti", "XT", "XTX", "SUPER", "Super") \
-        and bool(_CARD_TERM.match(text, match.start())) \
-        and bool(_CARD_AFTER_COUNT.search(text, max(0, match.start() - 8), match.start()))
+    """A card's bare number after a count glued to its "x" or after "dual": "2x 3090 = 48 GB" (the card's
+    memory not printed) and "4x 4090 24GB = 96GB" (printed: ``_DEVICE`` names what is multiplied) read no
+    3090 or 4090, nor "2 × 3090 24 GB = 48 GB" (a spaced "×": only with the card's memory after it); "3 ×
+    1080 = 3240", "2x 2080 × 2" and "4x 3070 tokens" do."""
+    if match["suffix"] or match["unit"] or match["scale"] \
+            or match["name"] not in (None, "Ti", "XT", "XTX", "SUPER", "Super", "GPU", "GPUs", "card", "cards"):
+        return False
+    card = _CARD_TERM.match(text, match.start())
+    before = max(0, match.start() - 12)
+    return card is not None and bool(_CARD_AFTER_COUNT.search(text, before, match.start()) or (
+        _SPACED_COUNT.search(text, before, match.start()) and _MEMORY_AFTER.match(text, card.end())))
 
 
 def _counts(term: _Term) -> bool:
@@ -300,7 +321,8 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
             return True
         if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
-        if (one.name and not one.unit and two.unit) or (two.name and not two.unit and one.unit):
+        if any(a.name and not a.unit and not _SPELLED_UNIT.fullmatch(a.name) and b.unit
+               for a, b in ((one, two), (two, one))):
             return True  # "MHA 64 heads = 32 GB": a count named beside bytes, the bytes per head not printed
     if len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(_counts(t) or t.unit for t in left):
         return True
@@ -364,7 +386,7 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
             continue
         equation = _equation(text, left, left_tokens, right, right_tokens, relation)
         if equation is not None and equation.status == "fails" and i == 0 and len(left) == 1 \
-                and _FACTOR_IN_WORDS.search(text, max(0, run_start - 60), run_start):
+                and _factor_in_words(text, run_start, equation, right):
             continue  # "8 GPUs each with 80 GB = 640 GB": the factor is in words, the side not printed
         if equation is not None and equation.status == "fails" and i + 1 < len(relations) \
                 and right_tokens[0][0] == "n":
@@ -377,6 +399,21 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
     return [equation for equation in out if equation is not None]
 
 
+def _factor_in_words(text: str, run_start: int, equation: Equation, right: list[_Term]) -> bool:
+    """Whether a failing side of one number is one factor of its result, the other a count in words
+    just before it: "8 GPUs each with 80 GB = 640 GB" (8 × 80), not "8 GPUs each with 80 GB = 600 GB"
+    nor "each of 8 GPUs has 80 GB = 8,000 MB" (a conversion, wrong)."""
+    words = _FACTOR_IN_WORDS.search(text, max(0, run_start - 60), run_start)
+    if words is None or len(right) != 1 or equation.computed == 0:
+        return False
+    place = _step(right[0].number) or Fraction(1)  # "= 640" to the unit, "= 1.5" to a tenth
+    for count in _CLAUSE_COUNT.finditer(text, words.start(), run_start):
+        value = _COUNT_WORDS.get(count.group().lower()) or int(count.group())
+        if abs(value * equation.computed - equation.printed) <= place / 2:
+            return True
+    return False
+
+
 def _bits_beside_bytes(tokens: list[_Token]) -> bool:
     """Bits and bytes in one link with no division by 8 printed: "70B × 4 bits = 35 GB" and "16 bits =
     2 bytes" convert bits to bytes, which this reader does not; "70B × 4 bits / 8 = 35 GB" divides."""
@@ -384,7 +421,7 @@ def _bits_beside_bytes(tokens: list[_Token]) -> bool:
     if not any(t.name in ("bit", "bits") for t in terms) or not any(t.unit for t in terms):
         return False
     return not any(a[0] == "op" and a[1] in _DIVIDE and b[0] == "n" and number(b[1].number) == 8
-                   for a, b in zip(tokens, tokens[1:]))
+                   and not (b[1].name or b[1].unit or b[1].suffix) for a, b in zip(tokens, tokens[1:]))
 
 
 def _cut(term: _Term, reading: _Reading) -> Interval:
@@ -442,8 +479,7 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
         left, left_tokens, right, right_tokens = right, right_tokens, left, left_tokens
     approximate = relation != "="
     suffixed = [t for t in left + right if t.suffix in _READ_TWO_WAYS]
-    # "100K + 28K = 128K": all alike; a scale in words is a power of 1,000 ("1 million = 1M")
-    scaled = bool(suffixed) and all(map(_maybe_binary, suffixed)) and not any(t.times > 1 for t in left + right)
+    scaled = bool(suffixed) and all(map(_maybe_binary, suffixed))  # "100K + 28K = 128K": all alike
     kb = any(t.unit == "KB" for t in left + right)
     both: tuple[str, ...] = ("decimal", "binary")
     readings = [(k, b, "decimal", "bytes", "bytes")
@@ -467,6 +503,12 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
             out.append((reading, computed, printed, computed.meets(printed)))
         return out
 
+    if scaled and any(t.times > 1 for t in left + right):
+        # a scale in words is a power of 1,000: K and M beside it that hold so are read so ("1 million =
+        # 1M"); held only as powers of 1,024, they are as ambiguous as ever ("128K ≈ 131 thousand")
+        decimal = [r for r in readings if r[0] == "decimal"]
+        if (as_words := other(decimal)) is not None and all(r[3] for r in as_words):
+            scaled, readings = False, decimal
     try:
         found = outcomes(readings)
     except _Unreadable:

@@ -21,10 +21,16 @@ _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|Octob
 _UNIT_AHEAD = (r"(?!(?:\s*+(?:[–—-]|to)\s*+\d[\d,]*+)?+\s*+(?:%|percent|bytes?\b|bits?\b|tokens?\b"
                r"|[kKMGTP]i?B\b|parameters?\b|layers?\b|heads?\b|times\b|GPUs?\b|chats?\b))")
 _YEAR = r"(?:1[89]|20)\d{2}"
-# A graphics card's bare number ("2x 3090", "4090s", "dual 7900"): GeForce 1050 to 5090, Radeon 6800 to 7900.
-# Set aside only after a count and "x", a card word or before a plural ("by 2060" is a year, "2050 GPUs" a count).
+# A graphics card's bare number ("2x 3090", "two 4090s", "dual 7900"): GeForce 1050 to 5090, Radeon 6800 to
+# 7900. Set aside only after a count glued to its "x", after "dual" or a count and before a plural, or before a
+# card's word, and never before a unit or an operator: "by 2060" is a year, "2050 GPUs" and "4 × 3070 tokens"
+# counts, "1920 x 1080" a size, "in the 2070s" a decade.
 CARD = r"(?<![\d.,])(?:[1-5]0[5-9]0|[67][89]00)(?![\d.,]\d)"
 CARD_MODEL = r"[ \t]++(?:Ti|XTX?|SUPER|Super)\b"  # "3090 Ti", "7900 XTX", "4070 SUPER"
+CARD_BEFORE = r"(?:(?<![\d.,])\d{1,3}+[x×][ \t]*+|(?i:\b(?:dual|twin|quad)[ \t]++))"  # "2x ", "dual "
+# what a card's number may not stand before: a unit, a count's word or an operator
+CARD_NOT_BEFORE = (r"(?![ \t]*+(?:[×*·⋅∙÷/+−]|x[ \t]|%|[kKMGTP]i?B\b|bytes?\b|bits?\b|tokens?\b|params?\b"
+                   r"|parameters?\b|layers?\b|heads?\b|[kMG]?W\b|[kMG]?Hz\b|pixels?\b|rows?\b))")
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
@@ -38,8 +44,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("time", re.compile(r"\b(?:(?<![\d-])(?:0?[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ \t]++)?+"
                         r"(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:[.,]\d{1,6}+)?+\b")),
     # a date as Korean, Japanese and Chinese pages print it, with its time ("2025. 6. 18. 06:32")
-    ("date", re.compile(rf"\b{_YEAR}\.[ \t]*+(?:0?[1-9]|1[0-2])\.[ \t]*+(?:0?[1-9]|[12]\d|3[01])\b\.?+"
-                        r"(?:[ \t]++(?:[01]?\d|2[0-3]):[0-5]\d\b)?+")),
+    # ("2048. 2. 24 GB" is a list; the day's "." or a time after it says date)
+    ("date", re.compile(rf"\b{_YEAR}\.[ \t]*+(?:0?[1-9]|1[0-2])\.[ \t]*+(?:0?[1-9]|[12]\d|3[01])"
+                        r"(?:\.(?!\d)(?:[ \t]++(?:[01]?\d|2[0-3]):[0-5]\d\b)?+|[ \t]++(?:[01]?\d|2[0-3]):[0-5]\d\b)")),
     # a source file's line ("model_runner.py:1099", "engine.rs:42"), and a file's path ("phases/07-x/en.md")
     ("reference", re.compile(r"\b[\w-]{1,80}+\.(?:py|pyx|js|ts|rs|go|c|cc|cpp|h|hpp|cu|java|rb|sh|ya?ml|json|toml"
                              r"|md|txt|ipynb)"
@@ -55,9 +62,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("reference", re.compile(r"\[\d{1,3}+(?:\s*+[,–-]\s*+\d{1,3}+){0,20}+\](?!\()")),
     ("reference", re.compile(r"(?i:\barxiv:\s*+)?(?<![\w.,])\d{4}\.\d{4,5}+(?:v\d++)?+\b")),
     ("hardware-name", re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|TPU)\s++v?\d++\b")),
-    ("hardware-name", re.compile(rf"(?<=\d)[ \t]*+[x×][ \t]*+(?P<span>{CARD})\b"
-                                 rf"|(?i:\b(?:dual|twin|quad|single)[ \t]++)(?P<span2>{CARD})\b"
-                                 rf"|\b(?P<span3>{CARD})(?:s\b|{CARD_MODEL}|[ \t]++(?:GPU|card)\b)")),
+    ("hardware-name", re.compile(rf"{CARD_BEFORE}(?P<span>{CARD})\b{CARD_NOT_BEFORE}"
+                                 rf"|\b(?:[Tt]wo|[Tt]hree|[Ff]our|[Ss]ix|[Ee]ight|\d{{1,2}})[ \t]++(?P<span2>{CARD})s\b"
+                                 rf"|\b(?P<span3>{CARD})(?:{CARD_MODEL}|[ \t]++(?:GPU|card)\b)")),
     ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
                               r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
     ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),
