@@ -611,6 +611,21 @@ def test_a_card_s_number_before_a_unit_or_an_operator_and_a_list_after_a_year_st
         ("1", None), ("2048", None), ("2", None), ("24 GB", None), ("40 GB", None), ("30 GB", None)]
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("At 90% × 80 GB = 72 GB usable.", [("90% × 80 GB = 72", "holds")]),
+    ("At 90% × 80 GB = 70 GB usable.", [("90% × 80 GB = 70", "fails")]),
+    ("So 50\u00a0% × 80 GB = 40 GB.", [("50\u00a0% × 80 GB = 40", "holds")]),
+    ("So 20% of the 80 GB = 16 GB.", [("20% of the 80 GB = 16", "holds")]),
+    ("So 2 × 50% = 100% and 10% + 5% = 16%.", [("2 × 50% = 100%", "holds"), ("10% + 5% = 16%", "fails")]),
+    # a percent against bytes alone or restated as a multiple is no arithmetic
+    ("The model uses 80% = 64 GB.", []), ("It grew 25% = 1.25x.", []),
+])
+def test_a_percent_is_a_hundredth(text, expected):
+    """A review's "50\u00a0% × 80 GB = 40 GB" and a docs page's "90% × 80 GB = 72 GB" were read as
+    "80 GB = 40" and "80 GB = 72" and failed: a percent was no number of the equation."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
 def test_a_card_s_bare_number_is_set_aside_beside_a_count_or_a_card_word():
     found = find_figures("Two 3090s, 2x 3090, a dual 7900 rig and a 4090 card; by 2060, 2050 GPUs.", markdown=True)
     assert [(s.text, s.reason) for s in found.set_aside] == [

@@ -74,7 +74,7 @@ _BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B)"
 # "128K", "1M"; "128k" and "1m" before tokens or a context ("2k = 16" is algebra); "70B params" and
 # "1.8T parameters" before a count of parameters
 _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
-             r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)")
+             r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)|[ \u00a0\u202f\u2009]?+%")  # "90% × 80 GB": a hundredth
 TERM = re.compile(rf"(?<![\w.,])(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
                   rf"(?:\s++(?P<scale>(?i:thousand|million|billion|trillion))\b)?+"
                   rf"(?:(?P<unit>\s*+(?:\$\s*+)?+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])"
@@ -90,6 +90,7 @@ _DEVICE = (r"(?:(?<=[×x*])\s*+(?:NVIDIA[ \t]++|Tesla[ \t]++)?+"
            rf"(?:[A-Z]{{1,3}}\d{{1,4}}[A-Za-z]{{0,2}}\d?|(?:RTX|GTX)[ \t]++A?\d{{4}}(?:[ \t]++(?:Ti|Ada))?+"
            rf"|{CARD}(?:s|{CARD_MODEL})?+)"
            r"(?:['’]s)?+(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?:\s++|-))?+")
+_AFTER_OF = re.compile(r"[ \t]++(?:the[ \t]++)?+\Z")  # "20% of the 80 GB"
 # "24 GB RTX 4090 × 2", "80 GB H100 × 8": or after the memory, before the count
 _DEVICE_AFTER = (r"(?:[ \t]++(?:NVIDIA[ \t]++)?+(?:(?:RTX|GTX)[ \t]++A?\d{4}(?:" + CARD_MODEL + r")?+"
                  r"|[AHBL]\d{2,3}[A-Za-z]?)(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?=[ \t]*+[×x*]))?+")
@@ -160,8 +161,9 @@ _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 
           "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50,
           **{f"{word}BYTE{s}": scale for word, scale in (("KILO", 1000), ("MEGA", 1000**2), ("GIGA", 1000**3),
                                                             ("TERA", 1000**4), ("PETA", 1000**5)) for s in ("", "S")}}
-_SUFFIX = {"K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20),
-           "B": (10**9, 10**9), "T": (10**12, 10**12)}
+_SUFFIX: dict[str, tuple[int | Fraction, int | Fraction]] = {
+    "K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20),
+    "B": (10**9, 10**9), "T": (10**12, 10**12), "%": (Fraction(1, 100), Fraction(1, 100))}
 _READ_TWO_WAYS = frozenset("KkMm")  # suffixes read both as powers of 1,000 and of 1,024
 _SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB
@@ -236,6 +238,10 @@ def find(paragraph: Paragraph) -> list[Equation]:
     for term in terms:
         if group:
             gap = text[group[-1].end:term.start]
+            if group[-1].suffix == "%" and text.endswith("of", 0, group[-1].end) and _AFTER_OF.match(gap):
+                group.append(term)  # "20% of 80 GB", "20% of the 80 GB": of a percent, a product
+                joins.append(_Join("op", "×", 0, 0))
+                continue
             if joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap):
                 kind = "op"
             elif (joined := _REL_GAP.match(gap)) and joined["note"] and (
@@ -271,7 +277,8 @@ class _Unreadable(Exception):
 
 def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
-    name = match.group("name") or ""
+    suffix = "%" if (match.group("suffix") or "").endswith("%") else match.group("suffix") or ""
+    name = "" if suffix == "%" and match.group("name") == "of" else match.group("name") or ""  # "20% of ..."
     number_end = match.end("scale") if match.group("scale") else match.end("suffix") if match.group("suffix") \
         else match.end("num")
     times = _SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1
@@ -282,8 +289,8 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
         # word wrapped to the next line is still the number's: "= 1.34" then "GB in total", and
         # "8 × 80" then "GB = 640 GB")
         return _Term(start=match.start(), end=number_end, number=match.group("num"),
-                     suffix=match.group("suffix") or "", scale=1, unit="", number_end=number_end, times=times)
-    return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=match.group("suffix") or "",
+                     suffix=suffix, scale=1, unit="", number_end=number_end, times=times)
+    return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=suffix,
                  name=name, times=times, number_end=number_end,
                  scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
 
@@ -321,7 +328,7 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
             return True
         if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
-        if any(a.name and not a.unit and not _SPELLED_UNIT.fullmatch(a.name) and b.unit
+        if any((a.name and not _SPELLED_UNIT.fullmatch(a.name) or a.suffix == "%") and not a.unit and b.unit
                for a, b in ((one, two), (two, one))):
             return True  # "MHA 64 heads = 32 GB": a count named beside bytes, the bytes per head not printed
     if len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(_counts(t) or t.unit for t in left):
@@ -369,7 +376,8 @@ def _links(text: str, group: list[_Term], joins: list[_Join]) -> list[Equation]:
         right_tokens = _paired(tokens[i + 1], False, i + 2 == len(tokens))
         if left_tokens is None or right_tokens is None or _aside(left_tokens) or _aside(right_tokens):
             continue
-        if _skipped(left, right) or _bits_beside_bytes(left_tokens + right_tokens):
+        if _skipped(left, right) or _bits_beside_bytes(left_tokens + right_tokens) \
+                or _percent_as_times(text, left, right):
             continue
         if len(left) == 1 and len(right) > 1:
             # the result printed first ("640 GB = 8 × 80 GB", "1,128 GB = 8 × 141 GB = 1.1 TB"; a
@@ -412,6 +420,13 @@ def _factor_in_words(text: str, run_start: int, equation: Equation, right: list[
         if abs(value * equation.computed - equation.printed) <= place / 2:
             return True
     return False
+
+
+def _percent_as_times(text: str, left: list[_Term], right: list[_Term]) -> bool:
+    """A percent against a multiple ("25% = 1.25x", "grew 50% ≈ 1.5×"): growth restated, not arithmetic."""
+    if len(left) != 1 or len(right) != 1 or "%" not in (left[0].suffix, right[0].suffix):
+        return False
+    return any(text.startswith(("x", "×"), t.end) for t in (left[0], right[0]))
 
 
 def _bits_beside_bytes(tokens: list[_Token]) -> bool:
@@ -757,6 +772,6 @@ def _precision(term: _Term, reading: _Reading, approximate: bool, *, exact_left:
     elif approximate:
         step = unit * Fraction(10) ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
     else:  # "= 671M" abbreviates: it agrees to its last digit (of three or more: "= 1M" is exact)
-        abbreviated = bool(term.suffix) and len(digits.lstrip("0")) >= 3
+        abbreviated = term.suffix not in ("", "%") and len(digits.lstrip("0")) >= 3
         step = Fraction(0) if exact_left and not abbreviated else unit
     return rounds_to(number(term.number), step).scaled(_factor(term, reading))
