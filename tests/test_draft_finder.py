@@ -626,6 +626,15 @@ def test_a_percent_is_a_hundredth(text, expected):
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
 
 
+def test_a_python_power_cuts_the_side_beside_it():
+    """A held-out GitHub issue's "... * num_bytes (2 for fp16) / 1024 ** 3 = 2.05 GB" was read as "3 =
+    2.05" and failed: "**" after a number raises it, as "^" does; bold "**2 × 64 = 128**" is no power."""
+    text = "size = 4196 * 2 * 32 * 32 * 128 * 2 / 1024 ** 3 = 2.05 GB and 2 ** 30 = 1073741824."
+    assert find_figures(text, markdown=True).equations == ()
+    assert [(e.text, e.status) for e in find_figures("It is **2 × 64 = 128** here.", markdown=True).equations] == [
+        ("2 × 64 = 128", "holds")]
+
+
 def test_a_card_s_bare_number_is_set_aside_beside_a_count_or_a_card_word():
     found = find_figures("Two 3090s, 2x 3090, a dual 7900 rig and a 4090 card; by 2060, 2050 GPUs.", markdown=True)
     assert [(s.text, s.reason) for s in found.set_aside] == [

@@ -105,17 +105,17 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 # "*" and "/" only spaced as operators are ("n * 2", "n*2"): "is *2 × 64 = 128*" is italics, and
 # "= 120 tokens/s" a unit; after a side, "/" only before a number ("= 20 GB / GPU" is per GPU). A
 # bold operand ("**32 layers** × 8 heads ...") is an operand too, and a power ("10^9", "2^30",
-# "10⁹") is not read: a side beside one is cut. So is a side after an operator and a few names
+# "10⁹", "1024 ** 3") is not read: a side beside one is cut. So is a side after an operator and a few names
 # ("140 GB + KV 40 GB = 180 GB"), after a comma ("per token, × 4,096 ≈ 2.1 GB"), after a word's
 # slash ("weights/2", "w/8") and after a lone non-ASCII letter between numbers (a "×" mis-decoded:
 # "70B Γ 2", "70B Ã— 2"; an arrow or "≥" is no operand).
 _CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div))[ \t]*+"
                          r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
-                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^"
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^|[\d)][ \t]*+\*\*[ \t]*+"
                          r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++)\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
                         r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
-                        r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]")
+                        r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]|[ \t]*+\*\*[ \t]*+\d")
 # A note in brackets may stand before the relation on the same line ("2 bytes (FP16) = 4,096"): it
 # holds no number (a digit only inside a name: "(8B) = 32" is an aside's end, not a note). A note
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
