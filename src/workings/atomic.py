@@ -15,6 +15,7 @@ elsewhere is refused, never written through."""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -49,7 +50,12 @@ def write_bytes(path: str | os.PathLike[str], data: bytes | _Chunks | _Parts, *,
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        mode = path.stat().st_mode & 0o777
+        found = os.lstat(path)
+        if not stat.S_ISREG(found.st_mode):  # renamed over, a link, pipe or device would be lost, not written
+            kind = "a symbolic link" if stat.S_ISLNK(found.st_mode) else "a folder" if stat.S_ISDIR(found.st_mode) \
+                else "a pipe, device or socket"
+            raise LedgerError(f"refusing to write {path}: it is {kind}, not a file; name a file")
+        mode = found.st_mode & 0o777
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)

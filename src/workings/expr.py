@@ -15,6 +15,7 @@ import math
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from typing import Any
 from fractions import Fraction
 
@@ -79,9 +80,26 @@ def parse(source: str, *, allow_compare: bool = False) -> ast.Expression:
         raise ExpressionError(f"not an arithmetic expression: {source!r}") from exc
     found: set[str] = set()
     _check(tree.body, allow_compare, 0, found)
+    _exact_decimals(tree, text)
     # collected while checking: no second walk of the tree (names() reads it back)
     setattr(tree, "workings_names", frozenset(found))
     return tree
+
+
+def _exact_decimals(tree: ast.Expression, text: str) -> None:
+    """Each decimal literal's exact value, read from its digits as written ("1.00000000000000001",
+    "123456789012345678901.0", "1e-30"), not from the binary float Python parsed it to; one finer than
+    1e-100 is refused as one past 1e100 is (a float would have made "1e-400" zero)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, float):
+            written = ast.get_source_segment(text, node) or repr(node.value)
+            try:
+                exact = Decimal(written)
+            except ArithmeticError:  # decimal.InvalidOperation: not digits as Decimal reads them
+                exact = Decimal(repr(node.value))
+            if exact and not -100 <= exact.adjusted() <= 100:
+                raise ExpressionError(f"the number {written} is out of range (between 1e-100 and 1e100)")
+            setattr(node, "workings_exact", Fraction(exact))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -158,6 +176,11 @@ def evaluate(tree: ast.Expression, env: Mapping[str, object]):
         raise ExpressionError("the numbers grow too large") from exc
 
 
+def _exact(node: ast.AST, value: object) -> Fraction:
+    exact = getattr(node, "workings_exact", None)
+    return exact if exact is not None else Fraction(str(value))
+
+
 def _dims(exc: units.pint.errors.DimensionalityError) -> str:
     return (f"{units.describe_dimension(exc.dim1)} and {units.describe_dimension(exc.dim2)}"
             if exc.dim1 or exc.dim2 else f"{exc.units1} and {exc.units2}")
@@ -165,8 +188,8 @@ def _dims(exc: units.pint.errors.DimensionalityError) -> str:
 
 def _eval(node: ast.AST, env: Mapping[str, object]):
     match node:
-        case ast.Constant(value=value):
-            return Fraction(value) if isinstance(value, int) else Fraction(str(value))  # _check: int or float
+        case ast.Constant(value=value):  # _check: int or float; a float's exact value was read from its digits
+            return Fraction(value) if isinstance(value, int) else _exact(node, value)
         case ast.Name(id=name):
             if name in env:
                 return env[name]

@@ -238,7 +238,8 @@ class Claim:
 
 # Unit names a step writes as units (`80 * GiB`, `/ token`); an input or step of that name would hide
 # the unit from every later step. Plurals (tokens, bytes) stay free for names of counts.
-_UNIT_WORDS = re.compile(r"(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?(?:B|bit|byte|token|tok|parameter|param)|USD|dollar|percent")
+_UNIT_WORDS = re.compile(r"(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?(?:B|bit|byte|token|tok|parameter|param)|USD|dollar|percent"
+                         r"|(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)b|octet|Mtoken")  # "Gb" (gigabits); a bare "b" is free
 
 
 _FREE_NAMES: set[str] = set()  # names already seen not to be a unit's (records reuse a few)
@@ -370,6 +371,11 @@ def _steps(c: Checker, raw: object, input_names: set[str]) -> tuple[Step, ...]:
         known.add(name)
         if type(raw[name]) is str and len(_GOOD_STEPS) < 65536:
             _GOOD_STEPS[(name, text)] = step
+    position = {step.name: index for index, step in enumerate(out)}
+    for index, step in enumerate(out):  # "a: b" then "b: 1" would read b as the unit bit, silently
+        for used in sorted(n for n in expr.names(step.tree) if position.get(n, -1) >= index):
+            c.problem(("compute", step.name), f"{used!r} is {'this step' if used == step.name else 'a later step'}, "
+                      "not an input or an earlier step: steps run in order")
     return tuple(out)
 
 
@@ -379,7 +385,8 @@ _GOOD_STEPS: dict[tuple[str, str], Step] = {}
 
 
 def _percent(c: Checker, raw: object) -> Fraction | None:
-    text = c.text(("within",), raw if not isinstance(raw, (int, float)) or isinstance(raw, bool) else str(raw))
+    text = c.text(("within",), raw if not isinstance(raw, (int, float)) or isinstance(raw, bool) else str(raw),
+                  max_len=40)  # "5%", "0.25%": 4,301 digits would stop the whole run (Python's int limit)
     if text is None:
         return None
     match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*", text)

@@ -61,12 +61,41 @@ def load_report(path: Path) -> dict[str, Any]:
         raise LedgerError(f"{path}: no such report (write one with: workings verify --json {path})") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise LedgerError(f"{path}: not a JSON report: {exc}") from None
+    except RecursionError:
+        raise LedgerError(f"{path}: not a JSON report: nested too deep") from None
     if not isinstance(data, dict) or not isinstance(data.get("claims"), list) or "format" not in data:
         raise LedgerError(f"{path}: not a workings report (no 'format' and 'claims')")
     for index, claim in enumerate(data["claims"]):
         if not isinstance(claim, dict) or not isinstance(claim.get("id"), str) or claim.get("status") not in STATUSES:
             raise LedgerError(f"{path}: claims[{index}]: not a claim result (an 'id' and a known 'status')")
+        if (wrong := _wrong_field(claim)) is not None:
+            raise LedgerError(f"{path}: claims[{index}].{wrong}: not what verify writes there")
     return data
+
+
+# What diff reads of a claim result besides its id and status, and what verify writes there: a report
+# a pull request built may hold anything.
+_TEXT_FIELDS = ("exact", "unit", "display", "figure", "check", "file")
+
+
+def _wrong_field(claim: dict[str, Any]) -> str | None:
+    for key in _TEXT_FIELDS:
+        if claim.get(key) is not None and not isinstance(claim[key], str):
+            return key
+    if claim.get("line") is not None and (type(claim["line"]) is not int):
+        return "line"
+    comparison = claim.get("comparison")
+    if comparison is None:
+        return None
+    if not isinstance(comparison, dict):
+        return "comparison"
+    recomputed = comparison.get("recomputed")
+    if recomputed is not None and not isinstance(recomputed, dict):
+        return "comparison.recomputed"
+    if isinstance(recomputed, dict) and recomputed.get("display") is not None \
+            and not isinstance(recomputed["display"], str):
+        return "comparison.recomputed.display"
+    return None
 
 
 def _value(claim: dict[str, Any]) -> str | None:

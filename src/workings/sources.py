@@ -227,8 +227,10 @@ class Snapshot:
         """The value of ``key`` as printed in the snapshot (dotted path for JSON)."""
         if self.parsed is not None:
             node = self.parsed
-            for part in key.split("."):
+            parts = key.split(".")
+            for index, part in enumerate(parts):
                 if isinstance(node, dict) and part in node:
+                    self._one_way(node, key, parts, index)
                     node = node[part]
                 elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
                     node = node[int(part)]
@@ -246,14 +248,24 @@ class Snapshot:
             raise LedgerError(f"key {key!r} has several values in snapshot {self.name}: {', '.join(sorted(found))}")
         return found[0]
 
+    def _one_way(self, node: dict[str, Any], key: str, parts: list[str], index: int) -> None:
+        """Refuse a dotted path that an object's own dotted key would read too: {"n.x": 48, "n": {"x": 47}}
+        gives n.x two values, and which one counts is no reader's to guess."""
+        for end in range(index + 2, len(parts) + 1):  # a dict lookup or two: no scan of the object's keys
+            if (dotted := ".".join(parts[index:end])) in node:
+                raise LedgerError(f"key {key!r} is ambiguous in snapshot {self.name}: an object holds the key "
+                                  f"{dotted!r} and the path goes on through {parts[index]!r}; neither is used")
+
     def lookup_text(self, key: str) -> str:
         """The text value of ``key`` (a dtype name, say): a JSON string at a dotted path, or in an excerpt a
         ``"key": "text"`` pair that occurs with one value only."""
         if self.parsed is not None:
             node = self.parsed
-            for part in key.split("."):
+            parts = key.split(".")
+            for index, part in enumerate(parts):
                 if not isinstance(node, dict) or part not in node:
                     raise LedgerError(f"key {key!r} is not in snapshot {self.name}")
+                self._one_way(node, key, parts, index)
                 node = node[part]
             if not isinstance(node, str) or node.startswith(("-", ".")) or node[:1].isdigit():
                 raise LedgerError(f"key {key!r} in snapshot {self.name} is not a text value")

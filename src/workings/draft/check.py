@@ -169,9 +169,10 @@ def _equations(found: Found) -> list[FigureResult]:
 def _figures(found: Found, claims: Claims, ties: dict[int, str], ids: Identities) -> list[FigureResult]:
     """Each figure's verdict: its claim by marker or by sentence (``backing``), then its value.
     Figures that read the same in the same sentence are judged once."""
-    values_in_sentence: dict[str, set] = {}
+    gathered: dict[str, set] = {}
     for figure in found.figures:
-        values_in_sentence.setdefault(figure.sentence, set()).add(figure.value)
+        gathered.setdefault(figure.sentence, set()).add(figure.value)
+    values_in_sentence = {sentence: frozenset(values) for sentence, values in gathered.items()}  # once each
     judged: dict[tuple, match.Match | None] = {}
     hints: dict[tuple, tuple[str, ...]] = {}
     out = []
@@ -181,7 +182,7 @@ def _figures(found: Found, claims: Claims, ties: dict[int, str], ids: Identities
         key = (tied, at, figure.offset, figure.sentence, figure.text, figure.value, figure.unit, figure.kind)
         m = judged.get(key)
         if m is None:
-            m = judged[key] = _judge(figure, at, tied, claims, ids, frozenset(values_in_sentence[figure.sentence]))
+            m = judged[key] = _judge(figure, at, tied, claims, ids, values_in_sentence[figure.sentence])
         if m is None:
             hkey = (figure.sentence, figure.value, figure.unit, figure.kind, figure.number)
             if hkey not in hints:

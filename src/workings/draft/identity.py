@@ -31,7 +31,8 @@ _MASK = "\ue000"
 # A word: letters and digits, joined by . , - ' ’ / inside ("Qwen2.5-14B", "196,608", "B/token").
 _TOKEN = re.compile(r"[^\W_]+(?:[.,\-'’/][^\W_]+)*")
 _NUMBERISH = re.compile(r"[\d.,]+")
-_LINK = re.compile(r"\]\([^)\s]*\)")           # Markdown link target: "[text](url)" keeps "text"
+# Markdown link target: "[text](url)" keeps "text"; no "(" or "]" inside, so "](](](" is read in one pass
+_LINK = re.compile(r"\]\([^()\]\s]{0,2000}+\)")
 _DROP = frozenset({"a", "an", "the"})
 
 

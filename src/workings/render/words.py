@@ -8,8 +8,10 @@ text that cannot reorder itself on the page.
   printed in one sentence ("48 layers and 8 KV heads") read apart.
 - ``visible(text)``: Unicode bidirectional controls (U+202A-202E, U+2066-2069, U+200E, U+200F,
   U+061C) written out as ``[U+202E]``. Left in, they could make the page show digits in another
-  order than the record holds ("198.6" shown as "6.891"); the environment applies this to every
-  value a template prints, before escaping.
+  order than the record holds ("198.6" shown as "6.891"); so are control characters other than a tab
+  or a line break, and the noncharacters U+FFFE and U+FFFF (invisible, and an error to an HTML
+  parser: an article's title or a probe's software version could hold one). The environment applies
+  this to every value a template prints, before escaping.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from markupsafe import Markup
 from ..figures import format_number, read_figure
 from ..report import ClaimResult, Quantity
 
-BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+HIDDEN = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 _PREFIX = {"k": "thousand", "M": "million", "G": "billion", "T": "trillion", "P": "quadrillion"}
 _COUNTED = {"token": ("token", "tokens"), "parameter": ("parameter", "parameters"), "B": ("byte", "bytes")}
 _PREFIXED = re.compile(r"^(k|M|G|T|P)?(token|parameter)$")
@@ -30,15 +32,15 @@ TITLE_CUT = 160  # characters of a sentence used as a page's <title> or a link's
 
 
 def visible(text: str) -> str:
-    return BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
+    return HIDDEN.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
 
 
 def finalize(value: object) -> object:
     """The environment's ``finalize``: every printed str made bidi-visible (Markup is left alone:
     it is what the page itself built, already escaped)."""
     if value.__class__ is str:  # a plain str (Markup, a subclass, is the page's own, already escaped)
-        return value if value.isascii() or not BIDI.search(value) else visible(value)
-    if isinstance(value, str) and not hasattr(value, "__html__") and BIDI.search(value):
+        return value if value.isascii() and value.isprintable() or not HIDDEN.search(value) else visible(value)
+    if isinstance(value, str) and not hasattr(value, "__html__") and HIDDEN.search(value):
         return visible(value)
     return value
 
