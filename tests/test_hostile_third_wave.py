@@ -45,6 +45,18 @@ def test_a_decimal_literal_is_exact(tmp_path, step, figure, status):
     assert claims["t/d"]["status"] == status and claims["t/d"]["comparison"]["holds"] is True, done.stdout
 
 
+def test_a_value_that_depends_on_no_source_through_exact_decimals_is_typed_only(tmp_path):
+    """999 + n × (1.00000000000000001 − 1 − 0.00000000000000001) is 999 whatever n: read through floats,
+    the dependence check saw −1e-17 × n and called it recomputed from the source."""
+    led = TmpLedger(tmp_path / "root")
+    led.source("cfg", raw=b'{"n": 7}\n')
+    led.claim("t/d", 'said: "x is 999."\nfigure: "999"\nlabel: derived\ninputs:\n  n: cfg#n\ncompute:\n'
+                     "  r: 999 + n * (1.00000000000000001 - 1 - 0.00000000000000001)\n")
+    run(led.root, "verify", "--no-cache", "--json", str(tmp_path / "r.json"))
+    (claim,) = json.loads((tmp_path / "r.json").read_text())["claims"]
+    assert claim["status"] == "unchecked" and claim["basis"] == "typed-only", claim
+
+
 @pytest.mark.parametrize("literal", ["1e-400", "1e-101", "1e101"])
 def test_a_decimal_literal_past_1e100_either_way_is_refused(tmp_path, literal):
     led = ledger(tmp_path, d='said: "x is 0."\nfigure: "0"\nlabel: estimate\ninputs:\n  k: 1\n'
@@ -65,11 +77,12 @@ def test_a_step_naming_a_later_step_is_refused_not_read_as_the_unit_bit(tmp_path
             "order") in done.stdout
 
 
-def test_a_prefixed_bit_is_the_name_of_a_unit(tmp_path):
-    led = ledger(tmp_path, g='said: "x is 1."\nfigure: "1"\nlabel: estimate\ninputs:\n  Gb: 1\n'
-                            "assumptions: {Gb: y}\ncompute:\n  r: Gb\n")
+@pytest.mark.parametrize("name", ["Gb", "gigabyte", "kilobit", "kUSD", "ks", "Goctet"])
+def test_a_prefixed_unit_is_the_name_of_a_unit(tmp_path, name):
+    led = ledger(tmp_path, g=f'said: "x is 1."\nfigure: "1"\nlabel: estimate\ninputs:\n  {name}: 1\n'
+                            f"assumptions: {{{name}: y}}\ncompute:\n  r: {name}\n")
     done = run(led.root, "verify", "-q", "--no-cache")
-    assert "claims/t/g.yaml:5: inputs.Gb: 'Gb' is the name of a unit; choose another name" in done.stdout
+    assert f"claims/t/g.yaml:5: inputs.{name}: '{name}' is the name of a unit; choose another name" in done.stdout
 
 
 # --- diff: a report a pull request built may hold anything -------------------------------------------
@@ -143,12 +156,12 @@ def test_a_dotted_path_that_a_dotted_key_also_names_is_refused(tmp_path):
 def test_control_characters_in_an_article_title_are_written_out_on_the_page(tmp_path):
     led = ledger(tmp_path)
     (led.root / "claims" / "t" / "article.md").write_text(
-        '---\ntitle: "Cache\\x01 \\x0b\\uffff notes"\n---\n\nIt is 1 B.\n', encoding="utf-8")
+        '---\ntitle: "Cache\\x01 \\x0b\\uffff\\ufdd0\\U0010FFFF notes"\n---\n\nIt is 1 B.\n', encoding="utf-8")
     done = run(led.root, "render", "--out", str(tmp_path / "site"))
     assert done.returncode == 0, done.stdout[-2000:]
     pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "site").rglob("*.html")]
-    assert any("Cache[U+0001] [U+000B][U+FFFF] notes" in page for page in pages)
-    assert not any(ch in page for page in pages for ch in "\x01\x0b\uffff")
+    assert any("Cache[U+0001] [U+000B][U+FFFF][U+FDD0][U+10FFFF] notes" in page for page in pages)
+    assert not any(ch in page for page in pages for ch in "\x01\x0b\uffff\ufdd0\U0010ffff")
 
 
 # --- drafts: a Markdown link pattern that read "](](](" again from each "](" --------------------------

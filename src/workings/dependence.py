@@ -435,7 +435,7 @@ def _constant(node: ast.Constant) -> Fraction:
     value = node.value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{value!r} in a step")
-    return Fraction(value) if isinstance(value, int) else Fraction(str(value))
+    return Fraction(value) if isinstance(value, int) else expr.exact(node, value)  # as written, not the float
 
 
 def _whole_exponent(node: ast.expr) -> int:

@@ -94,12 +94,12 @@ def _exact_decimals(tree: ast.Expression, text: str) -> None:
         if isinstance(node, ast.Constant) and isinstance(node.value, float):
             written = ast.get_source_segment(text, node) or repr(node.value)
             try:
-                exact = Decimal(written)
+                digits = Decimal(written)
             except ArithmeticError:  # decimal.InvalidOperation: not digits as Decimal reads them
-                exact = Decimal(repr(node.value))
-            if exact and not -100 <= exact.adjusted() <= 100:
+                digits = Decimal(repr(node.value))
+            if digits and not -100 <= digits.adjusted() <= 100:
                 raise ExpressionError(f"the number {written} is out of range (between 1e-100 and 1e100)")
-            setattr(node, "workings_exact", Fraction(exact))
+            setattr(node, "workings_exact", Fraction(digits))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -176,7 +176,8 @@ def evaluate(tree: ast.Expression, env: Mapping[str, object]):
         raise ExpressionError("the numbers grow too large") from exc
 
 
-def _exact(node: ast.AST, value: object) -> Fraction:
+def exact(node: ast.AST, value: object) -> Fraction:
+    """A float literal's exact value as written (``_exact_decimals``), for every reader of a step."""
     exact = getattr(node, "workings_exact", None)
     return exact if exact is not None else Fraction(str(value))
 
@@ -189,7 +190,7 @@ def _dims(exc: units.pint.errors.DimensionalityError) -> str:
 def _eval(node: ast.AST, env: Mapping[str, object]):
     match node:
         case ast.Constant(value=value):  # _check: int or float; a float's exact value was read from its digits
-            return Fraction(value) if isinstance(value, int) else _exact(node, value)
+            return Fraction(value) if isinstance(value, int) else exact(node, value)
         case ast.Name(id=name):
             if name in env:
                 return env[name]

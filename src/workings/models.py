@@ -238,8 +238,12 @@ class Claim:
 
 # Unit names a step writes as units (`80 * GiB`, `/ token`); an input or step of that name would hide
 # the unit from every later step. Plurals (tokens, bytes) stay free for names of counts.
-_UNIT_WORDS = re.compile(r"(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?(?:B|bit|byte|token|tok|parameter|param)|USD|dollar|percent"
-                         r"|(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)b|octet|Mtoken")  # "Gb" (gigabits); a bare "b" is free
+# A prefix (short or spelled) makes any unit of units.txt a unit ("Gb", "gigabyte", "kUSD", "ks"); a bare
+# "b", "s", "h", "d", "min" or "day" stays free for a name (batch, sequence, heads, a day of the month).
+_UNIT_WORDS = re.compile(r"(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi|kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi|pebi)?"
+                         r"(?:B|bit|byte|token|tok|parameter|param|octet|USD|dollar)|percent"
+                         r"|(?:k|M|G|T|P|Ki|Mi|Gi|Ti|Pi|kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi|pebi)"
+                         r"(?:b|s|sec|second|min|minute|h|hour|d|day)")
 
 
 _FREE_NAMES: set[str] = set()  # names already seen not to be a unit's (records reuse a few)

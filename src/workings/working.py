@@ -374,10 +374,10 @@ class _Builder:
             number = getattr(node, "workings_number", None)  # steps' trees are shared: found once a tree
             if number is None:
                 value = node.value  # type: ignore[attr-defined]
-                key = (type(value), str(value))
+                exact = Fraction(value) if isinstance(value, int) else expr.exact(node, value)  # as written
+                key = (type(value), str(value), exact)  # "1.00000000000000001" prints as the float 1.0 does
                 number = _NUMBERS.get(key)
                 if number is None:  # parse lets only an int or a float through
-                    exact = Fraction(value) if isinstance(value, int) else Fraction(str(value))
                     number = _NUMBERS[key] = Node(op="leaf", leaf=Leaf(kind="number", value=Quantity(
                         value=exact, unit="", display=str(value))))
                 setattr(node, "workings_number", number)
@@ -455,7 +455,7 @@ _OPERATIONS: dict[tuple[str, str, int], ast.Expression] = {}
 _KEPT = 1 << 14  # entries of an Expander's leaf_values and results, before they are cleared
 _ARGUMENTS = tuple(f"_{i}" for i in range(expr.ARITY["max"][1]))
 _UNITS: dict[str, Node] = {}  # a unit's leaf node (the same in every working)
-_NUMBERS: dict[tuple[type, str], Node] = {}  # a number's leaf node, by how the step writes it
+_NUMBERS: dict[tuple[type, str, Fraction], Node] = {}  # a number's leaf node, by how the step writes it
 
 
 def _operation(op: str, name: str = "", arity: int = 0) -> ast.Expression:

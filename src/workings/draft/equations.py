@@ -64,11 +64,11 @@ from typing import Any
 
 from ..frozen import frozen
 from ..figures import Interval, rounds_to
-from .setaside import CARD, CARD_BEFORE, CARD_MODEL, CARD_NOT_BEFORE
+from .setaside import CARD, CARD_BEFORE, CARD_MEMORY, CARD_MODEL, CARD_NOT_BEFORE
 from .text import Paragraph
 
 # "327,680", "327{,}680", "327\,680" and a thin or no-break space between groups of three; "1e6" too
-_NUM = (r"(?:\d{1,3}(?:(?:,|\{,\}|\\,|[\u00a0\u202f\u2009](?=\d{3}(?![\w.,]\d)))\d{3})++|\d++)"
+_NUM = (r"(?:\d{1,3}(?:(?:,|\{,\}|\\,|[\u00a0\u202f\u2009](?=\d{3}(?!\d)))\d{3})++|\d++)"
         r"(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+")
 _BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B)"  # "2 gigabytes" too
 # "128K", "1M"; "128k" and "1m" before tokens or a context ("2k = 16" is algebra); "70B params" and
@@ -89,7 +89,7 @@ _SIGN = r"(?P<op>[×*·⋅∙÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|t
 _DEVICE = (r"(?:(?<=[×x*])\s*+(?:NVIDIA[ \t]++|Tesla[ \t]++)?+"
            rf"(?:[A-Z]{{1,3}}\d{{1,4}}[A-Za-z]{{0,2}}\d?|(?:RTX|GTX)[ \t]++A?\d{{4}}(?:[ \t]++(?:Ti|Ada))?+"
            rf"|{CARD}(?:s|{CARD_MODEL})?+)"
-           r"(?:['’]s)?+(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?:\s++|-))?+")
+           r"(?:['’]s)?+(?:[ \t]++(?:SXM\d?|NVL|PCIe))?+(?:[ \t]*+[×*])?+(?:\s++|-))?+")  # "8x 4090 × 24 GB"
 _AFTER_OF = re.compile(r"[ \t]++(?:the[ \t]++)?+\Z")  # "20% of the 80 GB"
 # "24 GB RTX 4090 × 2", "80 GB H100 × 8": or after the memory, before the count
 _DEVICE_AFTER = (r"(?:[ \t]++(?:NVIDIA[ \t]++)?+(?:(?:RTX|GTX)[ \t]++A?\d{4}(?:" + CARD_MODEL + r")?+"
@@ -105,17 +105,18 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 # "*" and "/" only spaced as operators are ("n * 2", "n*2"): "is *2 × 64 = 128*" is italics, and
 # "= 120 tokens/s" a unit; after a side, "/" only before a number ("= 20 GB / GPU" is per GPU). A
 # bold operand ("**32 layers** × 8 heads ...") is an operand too, and a power ("10^9", "2^30",
-# "10⁹", "1024 ** 3") is not read: a side beside one is cut. So is a side after an operator and a few names
+# "10⁹", "1024 ** 3", "2**30": spaced on both sides or neither, where bold's "**" has a space on one side)
+# is not read: a side beside one is cut. So is a side after an operator and a few names
 # ("140 GB + KV 40 GB = 180 GB"), after a comma ("per token, × 4,096 ≈ 2.1 GB"), after a word's
 # slash ("weights/2", "w/8") and after a lone non-ASCII letter between numbers (a "×" mis-decoded:
 # "70B Γ 2", "70B Ã— 2"; an arrow or "≥" is no operand).
 _CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div))[ \t]*+"
                          r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
-                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^|[\d)][ \t]*+\*\*[ \t]*+"
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^|[\d)](?:[ \t]++\*\*[ \t]++|\*\*)"
                          r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++)\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
                         r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
-                        r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]|[ \t]*+\*\*[ \t]*+\d")
+                        r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]|(?:[ \t]++\*\*[ \t]++|\*\*)\d")
 # A note in brackets may stand before the relation on the same line ("2 bytes (FP16) = 4,096"): it
 # holds no number (a digit only inside a name: "(8B) = 32" is an aside's end, not a note). A note
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
@@ -136,8 +137,10 @@ _OPERATOR_BEFORE = re.compile(r"(?:[×*·⋅∙÷/+−]|\s[x-])[ \t]*+\Z")
 _HARDWARE_BEFORE = re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|RX|Arc)[ \t]++\Z")
 # "2x 3090 = 48 GB": a card's bare number after a count and "x" names the card (its memory is not printed)
 _CARD_AFTER_COUNT = re.compile(CARD_BEFORE + r"\Z")
-_SPACED_COUNT = re.compile(r"(?<![\d.,])\d{1,3}+[ \t]++[x×][ \t]*+\Z")  # "2 × 3090 24 GB": with its memory
-_MEMORY_AFTER = re.compile(rf"[ \t]*+\(?+[ \t]*+{_NUM}[ \t]*+[GT]i?B\b")
+# after a spaced "×" only with the card's memory after it, or a result in GB: "2 × 3090 24 GB", "2 × 3090 × 24
+# GB", "2 × 3090 = 48 GB" (not "3 × 1080 = 3240 pixels")
+_SPACED_COUNT = re.compile(r"(?<![\d.,])\d{1,3}+[ \t]++[x×][ \t]*+\Z")
+_MEMORY_AFTER = re.compile(rf"(?:[ \t]*+[×x*])?+{CARD_MEMORY}|[ \t]*+[=≈][ \t]*+~?+{CARD_MEMORY}")
 _CARD_TERM = re.compile(rf"{CARD}(?:s|{CARD_MODEL})?+(?:[ \t]++(?:GPU|card)s?+\b)?+{CARD_NOT_BEFORE}(?![\w.,])")
 # A number, then "each" or "every" in the clause before a side of one number, a count of devices "with"
 # it, or "dual": "8 GPUs each with 80 GB", "each of the 4 cards has 24 GB", "2x B200 GPUs with 192 GB",
@@ -148,8 +151,6 @@ _FACTOR_IN_WORDS = re.compile(r"(?:(?<![\d.,])\d[^\d\n.;!?]{0,40}?\b(?:each|ever
                               r"(?:GPU|card|device|node|chip|accelerator)s?+[ \t]++(?:with|of|at|having|carrying)\b"
                               r"|(?i:\b(?:dual|twin|quad)\b)(?:[ \t]++[^\s.;!?]{1,12}+){0,2}?)"
                               r"[^\d\n.;!?]{0,30}+\Z")
-# a unit spelled out is no count's name ("1 gigabyte = 1,000,000 GB" is checked, and fails)
-_SPELLED_UNIT = re.compile(r"(?i:(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)?bytes?|(?:kilo|mega|giga)?bits?)")
 _CLAUSE_COUNT = re.compile(r"(?<![\w.,])\d{1,4}+(?![\d.,]\d)|(?i:\b(?:two|three|four|six|eight|dual|twin|quad)\b)")
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6, "eight": 8, "dual": 2, "twin": 2, "quad": 4}
 _DEEPEST = 12  # brackets within brackets a side may hold
@@ -158,9 +159,9 @@ _OPENS_BEFORE = re.compile(r"(?:\(\s*+)++\Z")  # brackets opened just before a r
 _CLOSES_AFTER = re.compile(r"(?:\s*+\))++")    # and closed just after its last
 _MULTIPLY, _DIVIDE = frozenset("×*·⋅∙x") | {"\\cdot", "\\times"}, frozenset("÷/") | {"\\div"}
 _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
-          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50,
-          **{f"{word}BYTE{s}": scale for word, scale in (("KILO", 1000), ("MEGA", 1000**2), ("GIGA", 1000**3),
-                                                            ("TERA", 1000**4), ("PETA", 1000**5)) for s in ("", "S")}}
+          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50}
+# "kilobytes" is read as "KB" is (kB or KiB), "gigabytes" as "GB" (or GiB where nothing else holds)
+_SPELLED = {"kilo": "KB", "mega": "MB", "giga": "GB", "tera": "TB", "peta": "PB"}
 _SUFFIX: dict[str, tuple[int | Fraction, int | Fraction]] = {
     "K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20),
     "B": (10**9, 10**9), "T": (10**12, 10**12), "%": (Fraction(1, 100), Fraction(1, 100))}
@@ -277,6 +278,8 @@ class _Unreadable(Exception):
 
 def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
+    if len(unit) > 5:  # "kilobytes", "Gigabyte": as their symbols
+        unit = _SPELLED[unit[:4].lower()]
     suffix = "%" if (match.group("suffix") or "").endswith("%") else match.group("suffix") or ""
     name = "" if suffix == "%" and match.group("name") == "of" else match.group("name") or ""  # "20% of ..."
     number_end = match.end("scale") if match.group("scale") else match.end("suffix") if match.group("suffix") \
@@ -328,8 +331,7 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
             return True
         if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
-        if any((a.name and not _SPELLED_UNIT.fullmatch(a.name) or a.suffix == "%") and not a.unit and b.unit
-               for a, b in ((one, two), (two, one))):
+        if any((a.name or a.suffix == "%") and not a.unit and b.unit for a, b in ((one, two), (two, one))):
             return True  # "MHA 64 heads = 32 GB": a count named beside bytes, the bytes per head not printed
     if len(left) > 1 and len(right) == 1 and _counts(right[0]) and not any(_counts(t) or t.unit for t in left):
         return True
@@ -414,7 +416,10 @@ def _factor_in_words(text: str, run_start: int, equation: Equation, right: list[
     words = _FACTOR_IN_WORDS.search(text, max(0, run_start - 60), run_start)
     if words is None or len(right) != 1 or equation.computed == 0:
         return False
-    place = _step(right[0].number) or Fraction(1)  # "= 640" to the unit, "= 1.5" to a tenth
+    # "= 640" to the unit, "= 1.5" to a tenth, "≈ 600" to its hundreds (the one rounding rule: ``_precision``)
+    digits = _digits(right[0].number).lower().partition("e")[0]
+    place = _step(right[0].number) or (Fraction(10) ** (len(digits) - len(digits.rstrip("0")))
+                                       if equation.approximate and digits.strip("0") else Fraction(1))
     for count in _CLAUSE_COUNT.finditer(text, words.start(), run_start):
         value = _COUNT_WORDS.get(count.group().lower()) or int(count.group())
         if abs(value * equation.computed - equation.printed) <= place / 2:
@@ -423,10 +428,12 @@ def _factor_in_words(text: str, run_start: int, equation: Equation, right: list[
 
 
 def _percent_as_times(text: str, left: list[_Term], right: list[_Term]) -> bool:
-    """A percent against a multiple ("25% = 1.25x", "grew 50% ≈ 1.5×"): growth restated, not arithmetic."""
+    """A percent against one bare number ("25% = 1.25x", "1 in 4 = 25%", "90% = 9 out of 10", "50% =
+    0.5"): a rate restated in other words, not arithmetic."""
     if len(left) != 1 or len(right) != 1 or "%" not in (left[0].suffix, right[0].suffix):
         return False
-    return any(text.startswith(("x", "×"), t.end) for t in (left[0], right[0]))
+    other = right[0] if left[0].suffix == "%" else left[0]
+    return not (other.unit or other.suffix or other.times > 1)
 
 
 def _bits_beside_bytes(tokens: list[_Token]) -> bool:

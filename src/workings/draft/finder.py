@@ -25,8 +25,8 @@ from .words import WordNumber, number_at, read_unit, scale_of, split_words
 _QUALIFIER = re.compile(
     r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over|over"
     r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+"
-    r"|(~|≈|대략|(?<![가-힣])약|大约|(?<![节節预預])[约約])\s*+)$")  # Korean, Chinese, Japanese "about"
-# ("절약 40 GB" is saving, "节约" and "節約" too)
+    r"|(~|≈|대략|(?<![가-힣])약|大约|(?<![节節预預予契要制集公条條签簽合婚])[约約])\s*+)$")  # Korean, Chinese, Japanese "about"
+# ("절약 40 GB" is saving, "节约" and "節約" too; "予約", "契約", "要約": booking, contract, summary)
 _QUALIFIER_NAMES = {"around": "about", "roughly": "about", "approximately": "about", "approx.": "about",
                     "some": "about", "~": "about", "≈": "about",
                     "약": "about", "대략": "about", "约": "about", "約": "about", "大约": "about",

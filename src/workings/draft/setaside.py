@@ -28,9 +28,11 @@ _YEAR = r"(?:1[89]|20)\d{2}"
 CARD = r"(?<![\d.,])(?:[1-5]0[5-9]0|[67][89]00)(?![\d.,]\d)"
 CARD_MODEL = r"[ \t]++(?:Ti|XTX?|SUPER|Super)\b"  # "3090 Ti", "7900 XTX", "4070 SUPER"
 CARD_BEFORE = r"(?:(?<![\d.,])\d{1,3}+[x×][ \t]*+|(?i:\b(?:dual|twin|quad)[ \t]++))"  # "2x ", "dual "
-# what a card's number may not stand before: a unit, a count's word or an operator
-CARD_NOT_BEFORE = (r"(?![ \t]*+(?:[×*·⋅∙÷/+−]|x[ \t]|%|[kKMGTP]i?B\b|bytes?\b|bits?\b|tokens?\b|params?\b"
-                   r"|parameters?\b|layers?\b|heads?\b|[kMG]?W\b|[kMG]?Hz\b|pixels?\b|rows?\b))")
+# what a card's number may not stand before: a unit, a count's word or an operator (but for a product
+# with the card's memory: "2x 3090 × 24 GB")
+CARD_MEMORY = r"[ \t]*+\(?+[ \t]*+\d[\d.,]*+[ \t]*+[GT]i?B\b"
+CARD_NOT_BEFORE = (rf"(?![ \t]*+(?:(?:[×*·⋅∙÷/+−]|x(?=[ \t]))(?!{CARD_MEMORY})|%|[kKMGTP]i?B\b|bytes?\b|bits?\b"
+                   r"|tokens?\b|params?\b|parameters?\b|layers?\b|heads?\b|[kMG]?W\b|[kMG]?Hz\b|pixels?\b|rows?\b))")
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
@@ -44,9 +46,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("time", re.compile(r"\b(?:(?<![\d-])(?:0?[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ \t]++)?+"
                         r"(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:[.,]\d{1,6}+)?+\b")),
     # a date as Korean, Japanese and Chinese pages print it, with its time ("2025. 6. 18. 06:32")
-    # ("2048. 2. 24 GB" is a list; the day's "." or a time after it says date)
-    ("date", re.compile(rf"\b{_YEAR}\.[ \t]*+(?:0?[1-9]|1[0-2])\.[ \t]*+(?:0?[1-9]|[12]\d|3[01])"
-                        r"(?:\.(?!\d)(?:[ \t]++(?:[01]?\d|2[0-3]):[0-5]\d\b)?+|[ \t]++(?:[01]?\d|2[0-3]):[0-5]\d\b)")),
+    # ("2048. 2. 24 GB" is a list: a day before a unit is no day)
+    ("date", re.compile(rf"\b{_YEAR}\.[ \t]*+(?:0?[1-9]|1[0-2])\.[ \t]*+(?:0?[1-9]|[12]\d|3[01])\b(?![.,]\d)"
+                        rf"{_UNIT_AHEAD}\.?+(?:[ \t]++(?:[01]?\d|2[0-3]):[0-5]\d\b)?+")),
     # a source file's line ("model_runner.py:1099", "engine.rs:42"), and a file's path ("phases/07-x/en.md")
     ("reference", re.compile(r"\b[\w-]{1,80}+\.(?:py|pyx|js|ts|rs|go|c|cc|cpp|h|hpp|cu|java|rb|sh|ya?ml|json|toml"
                              r"|md|txt|ipynb)"

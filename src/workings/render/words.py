@@ -9,9 +9,9 @@ text that cannot reorder itself on the page.
 - ``visible(text)``: Unicode bidirectional controls (U+202A-202E, U+2066-2069, U+200E, U+200F,
   U+061C) written out as ``[U+202E]``. Left in, they could make the page show digits in another
   order than the record holds ("198.6" shown as "6.891"); so are control characters other than a tab
-  or a line break, and the noncharacters U+FFFE and U+FFFF (invisible, and an error to an HTML
-  parser: an article's title or a probe's software version could hold one). The environment applies
-  this to every value a template prints, before escaping.
+  or a line break, and the 66 noncharacters (U+FDD0-FDEF, U+FFFE and U+FFFF of every plane: invisible,
+  and an error to an HTML parser; an article's title or a probe's software version could hold one).
+  The environment applies this to every value a template prints, before escaping.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from markupsafe import Markup
 from ..figures import format_number, read_figure
 from ..report import ClaimResult, Quantity
 
-HIDDEN = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+HIDDEN = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef"
+                    + "".join(chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17)) + "]")
 _PREFIX = {"k": "thousand", "M": "million", "G": "billion", "T": "trillion", "P": "quadrillion"}
 _COUNTED = {"token": ("token", "tokens"), "parameter": ("parameter", "parameters"), "B": ("byte", "bytes")}
 _PREFIXED = re.compile(r"^(k|M|G|T|P)?(token|parameter)$")
