@@ -20,8 +20,11 @@ derivations are read as they are printed:
   readings are a billion apart); a count beside bytes alone ("70B params ≈ 140 GB", "Llama 3 8B =
   16 GB") and a scale on the result only ("70 × 2 = 140 billion") are not checked; "128k" and "1m"
   before tokens or a context are K and M ("2k = 16" is algebra); "8x 80 GB", "8x H100 80GB", "8x
-  A100-80GB" and "2x RTX 3090 24GB" multiply (a device's name may stand between the count and its
-  memory; a card's number is no operand); "160 KB per token" is a size as "160 KB/token" is;
+  A100-80GB", "2x RTX 3090 24GB" and "4x 4090 24GB" multiply (a device's name may stand between the
+  count and its memory; a card's number is no operand); "160 KB per token" is a size as "160 KB/token"
+  is; a percent is a hundredth ("90% × 80 GB"); a count named beside bytes alone ("64 heads = 32 GB"),
+  bits beside bytes with no "/ 8", and a failing side after a count in words that the count times it
+  makes ("8 GPUs each with 80 GB = 640 GB") are not checked;
 - **readings of K, M, MB**: K and M are read as 1,024 and 1,048,576 only on a power of two or a
   multiple of 16 ("128K", "1M", "160K"; "671M" is 671,000,000); an abbreviated result after "="
   ("= 671M") agrees to its last digit; where no reading holds but MB, GB, TB read as MiB, GiB, TiB
@@ -105,8 +108,8 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 # "*" and "/" only spaced as operators are ("n * 2", "n*2"): "is *2 × 64 = 128*" is italics, and
 # "= 120 tokens/s" a unit; after a side, "/" only before a number ("= 20 GB / GPU" is per GPU). A
 # bold operand ("**32 layers** × 8 heads ...") is an operand too, and a power ("10^9", "2^30",
-# "10⁹", "1024 ** 3", "2**30": spaced on both sides or neither, where bold's "**" has a space on one side)
-# is not read: a side beside one is cut. So is a side after an operator and a few names
+# "10⁹", "1024 ** 3", "2**30": "**" spaced on both sides or neither; bold's has a space on one side
+# only) is not read: a side beside one is cut. So is a side after an operator and a few names
 # ("140 GB + KV 40 GB = 180 GB"), after a comma ("per token, × 4,096 ≈ 2.1 GB"), after a word's
 # slash ("weights/2", "w/8") and after a lone non-ASCII letter between numbers (a "×" mis-decoded:
 # "70B Γ 2", "70B Ã— 2"; an arrow or "≥" is no operand).
@@ -301,8 +304,8 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
 def _card(text: str, match: re.Match[str]) -> bool:
     """A card's bare number after a count glued to its "x" or after "dual": "2x 3090 = 48 GB" (the card's
     memory not printed) and "4x 4090 24GB = 96GB" (printed: ``_DEVICE`` names what is multiplied) read no
-    3090 or 4090, nor "2 × 3090 24 GB = 48 GB" (a spaced "×": only with the card's memory after it); "3 ×
-    1080 = 3240", "2x 2080 × 2" and "4x 3070 tokens" do."""
+    3090 or 4090, nor "2 × 3090 24 GB = 48 GB" and "2 × 3090 = 48 GB" (after a spaced "×" only with the
+    card's memory or a result in GB after it); "3 × 1080 = 3240", "2x 2080 × 2" and "4x 3070 tokens" do."""
     if match["suffix"] or match["unit"] or match["scale"] \
             or match["name"] not in (None, "Ti", "XT", "XTX", "SUPER", "Super", "GPU", "GPUs", "card", "cards"):
         return False
@@ -320,10 +323,9 @@ def _counts(term: _Term) -> bool:
 def _skipped(left: list[_Term], right: list[_Term]) -> bool:
     """Links with no arithmetic to check, or none that can be read: "= 5 = 5"; a count against bytes
     alone ("70B params ≈ 140 GB", "64 heads = 32 GB": the bytes per parameter or head are not printed);
-    a scale on the result only
-    ("70 × 2 = 140 billion": the operands' scale was left out); a unit this reader does not convert,
-    and another on the other side ("2x 1,000 ms = 2 s", "2.5x 989 TFLOPS ≈ 2.5 PFLOPS"; "2 × 30 = 60
-    s" and "8 GPUs × 700 W = 5,600 W" are checked)."""
+    a scale on the result only ("70 × 2 = 140 billion": the operands' scale was left out); a unit this
+    reader does not convert, and another on the other side ("2x 1,000 ms = 2 s", "2.5x 989 TFLOPS ≈ 2.5
+    PFLOPS"; "2 × 30 = 60 s" and "8 GPUs × 700 W = 5,600 W" are checked)."""
     units = any(t.unit for t in left + right)
     if len(left) == 1 and len(right) == 1:
         one, two = left[0], right[0]
