@@ -656,6 +656,9 @@ def test_a_python_power_cuts_the_side_beside_it():
     ("Roughly 1 in 4 = 25%.", []), ("The hit rate is 90% = 9 out of 10.", []), ("It grew by 20% = 1.2.", []),
     # a thin space between thousands before a decimal part
     ("So 1\u2009234.5 MB = 1,234.5 MB.", [("1\u2009234.5 MB = 1,234.5", "holds")]),
+    # devices named after a side's memory, before "="
+    ("Total 8 × 80 GB GPUs = 640 GB.", [("8 × 80 GB GPUs = 640", "holds")]),
+    ("Total 8 × 80 GB GPUs = 800 GB.", [("8 × 80 GB GPUs = 800", "fails")]),
 ])
 def test_what_a_code_review_of_the_cards_percents_and_powers_found(text, expected):
     """A reader of the code found each of these a wrong verdict, or a verdict lost, under this stop's

@@ -124,7 +124,8 @@ _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?
 # holds no number (a digit only inside a name: "(8B) = 32" is an aside's end, not a note). A note
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
 # the next line is another reading, not the next step.
-_REL_GAP = re.compile(r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\((?:[^()\d\n]|(?<=[A-Za-z0-9])\d){1,30}+\))\s*+)?+"
+_REL_GAP = re.compile(r"(?:[ \t]++(?:GPU|card|node|device|accelerator)s\b)?+"  # "8 × 80 GB GPUs = 640 GB"
+                      r"\s*+(?P<close>(?:\)\s*+)*+)(?:(?P<note>\((?:[^()\d\n]|(?<=[A-Za-z0-9])\d){1,30}+\))\s*+)?+"
                       r"(?:<br\s*+/?>\s*+|\$\s*+)?+"
                       r"(?P<op>[=≈][ \t]*+(?:~|약|대략|约|約|大约)|=|≈|~=)[ \t]*+\$?+"  # "= 약 200 KB": about
                       r"\s*+(?P<open>(?:\(\s*+)*+)\Z")
