@@ -76,7 +76,7 @@ def snapshot_keys(data: bytes, fmt: str) -> dict[str, str]:
     if fmt == "json":
         try:
             return flatten(json.loads(text, parse_float=str, parse_int=str))
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past Python's recursion limit
             return {}
     return text_pairs(text)
 

@@ -295,8 +295,9 @@ def _get_once(
             if status in RETRY_STATUSES:
                 raise _Retry(FetchError("http", f"HTTP {status} {response.reason} from {current}"),
                              _retry_after(response.headers))
-            if status >= 400:
-                raise FetchError("http", f"HTTP {status} {response.reason} from {current}")
+            if status != 200:  # 206 (a part), 204 and 304 (no body), a 3xx without Location: not the page
+                raise FetchError("http", f"HTTP {status} {response.reason} from {current}"
+                                         + ("" if status >= 400 else ": only a whole answer (200) is archived"))
             data = read_capped(response, limits.max_bytes, current, until=until, timeout=limits.timeout)
             content_type = response.headers.get("Content-Type", "")
             return Fetched(url=current, data=data, content_type=content_type)

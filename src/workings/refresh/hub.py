@@ -45,6 +45,9 @@ from workings.refresh.fetch import (
 LIBRARY_NAME = "workings"  # the user agent's first part, with __version__
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+_SHARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,199}\.safetensors")  # "model-00001-of-00004.safetensors"
+_DTYPE = re.compile(r"[A-Z][A-Z0-9_]{0,15}")  # safetensors' dtypes: BF16, F32, I8, F8_E4M3, ...
+_MOST_PARAMETERS = 10**15  # a thousand times the largest model: a header past it is not a count
 _SHA1 = re.compile(r"[0-9a-f]{40}")
 SAFETENSORS_INDEX = ".safetensors.index.json"
 
@@ -102,7 +105,7 @@ def _hub_wait(headers) -> float | None:
         if info is not None and info.remaining == 0:
             return float(info.reset_in_seconds)
     value = headers.get("Retry-After", "")
-    return float(value) if value.isdigit() else None
+    return float(value) if value.isascii() and value.isdigit() else None  # "²" is a digit to str.isdigit
 
 
 def fetch_hub(
@@ -165,7 +168,7 @@ def fetch_hub(
 def _check_integrity(data: bytes, etag: str | None, size: int | None, what: str) -> None:
     if size is not None and len(data) != size:
         raise FetchError("truncated", f"{what}: got {len(data):,} bytes, the Hub said {size:,}")
-    tag = (etag or "").strip('"').removeprefix("W/").strip('"')
+    tag = (etag or "").strip('"').removeprefix("W/").strip('"').lower()  # "ABC…" is the same hash as "abc…"
     if _SHA256.fullmatch(tag):
         actual = hashlib.sha256(data).hexdigest()
     elif _SHA1.fullmatch(tag):
@@ -194,8 +197,12 @@ def safetensors_parameters(
     try:
         weight_map = json.loads(index_bytes)["weight_map"]
         shards = sorted(set(weight_map.values()))
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise FetchError("format", f"{repo}: the safetensors index has no weight_map") from None
+    for shard in shards:  # a file of this repository at this commit: no "..", no other path, no quoting
+        if not isinstance(shard, str) or not _SHARD.fullmatch(shard) or ".." in shard.split("/"):
+            raise FetchError("format", f"{repo}: the safetensors index names a shard that is no file of the "
+                                       f"repository: {str(shard)[:200]!r}")
     api = HfApi(endpoint=endpoint, token=token, library_name=LIBRARY_NAME, library_version=__version__)
     counts: dict[str, int] = {}
     for shard in shards:
@@ -213,5 +220,9 @@ def safetensors_parameters(
             sleep,
         )
         for dtype, count in header.parameter_count.items():
+            if not (isinstance(dtype, str) and _DTYPE.fullmatch(dtype) and type(count) is int
+                    and 0 <= count <= _MOST_PARAMETERS):
+                raise FetchError("format", f"{what}: the header counts {str(count)[:40]!r} parameters of "
+                                           f"dtype {str(dtype)[:40]!r}: not a count of a known dtype")
             counts[dtype] = counts.get(dtype, 0) + count
     return dict(sorted(counts.items()))

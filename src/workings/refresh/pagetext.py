@@ -73,10 +73,15 @@ def decode(data: bytes, content_type: str) -> str:
     match = re.search(r"charset=\"?([\w.:-]+)", content_type, re.IGNORECASE)
     if match:
         try:
-            charset = codecs.lookup(match.group(1)).name
+            info = codecs.lookup(match.group(1))
+            # a text encoding only: "base64", "rot13", "hex" are codecs of bytes, "idna" takes no "replace"
+            charset = info.name if getattr(info, "_is_text_encoding", True) and info.name != "idna" else "utf-8"
         except LookupError:
             charset = "utf-8"
-    return data.decode(charset, errors="replace")
+    try:
+        return data.decode(charset, errors="replace")
+    except (LookupError, UnicodeError, TypeError):  # a codec that refuses "replace" or bytes
+        return data.decode("utf-8", errors="replace")
 
 
 def is_html(content_type: str, text: str) -> bool:

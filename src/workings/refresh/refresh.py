@@ -203,7 +203,14 @@ def _refresh(root: Path, ids: Iterable[str], *, check: bool, limits: Limits,
                 source=source.id, status="unreachable", fetched_from=_describe(target), reason=str(outcome),
                 error_kind=outcome.kind, old_snapshot=source.snapshot, grade_before=source.grade)
             continue
-        change, plan = _compare(root, source, target, outcome, claims, stamp)
+        try:
+            change, plan = _compare(root, source, target, outcome, claims, stamp)
+        except (ValueError, RecursionError, LookupError, UnicodeError, TypeError) as error:
+            results[source.id] = SourceChange(  # what the server sent could not be read as the source's kind
+                source=source.id, status="unreachable", fetched_from=_describe(target), error_kind="bad-answer",
+                reason=f"{_describe(target)}: the answer could not be read ({type(error).__name__}: "
+                       f"{str(error)[:300]})", old_snapshot=source.snapshot, grade_before=source.grade)
+            continue
         results[source.id] = change
         if plan is not None:
             plans[source.id] = plan
@@ -243,6 +250,10 @@ def _fetch_all(targets: set[Target], limits: Limits, progress: Callable[[int], C
             return within_deadline(lambda: fetcher(target), limits.whole, _describe(target))
         except FetchError as error:
             return error
+        except Exception as error:  # noqa: BLE001 - whatever a server's answer raised in a library: that
+            # source's failure, never the run's (a charset, a redirect to "http://[::1", a loop httpx stops)
+            return FetchError("bad-answer", f"{_describe(target)}: the answer could not be read "
+                                            f"({type(error).__name__}: {str(error)[:300]})")
 
     tick = progress(len(targets)) if progress is not None else None
     out: dict[Target, Fetched | FetchError] = {}
@@ -352,7 +363,11 @@ def _breaks(live: dict[str, _Plan], trial: Ledger, before: Report, after: Report
     was = {c.id: c.status for c in before.claims}
     for claim in after.claims:
         if claim.status == "error" and was.get(claim.id) != "error":
-            for source_id in set(claim.sources) & set(live):
+            # the sources its record reads: a claim in error lists none in its result ("num_hidden_layers"
+            # gone from the config is that very error)
+            record = trial.claims.get(claim.id)
+            read = {item.source for item in (record.inputs if record else ()) if item.kind == "source"}
+            for source_id in (set(claim.sources) | read) & set(live):
                 first = next((m.text for m in claim.messages if m.kind == "error"), claim.reason)
                 out.setdefault(source_id, f"claim {claim.id} would fail: {first}")
     return out
