@@ -2,15 +2,14 @@
 
 Real HTTP servers (http.server, one thread each, an ephemeral port), so that huggingface_hub and
 requests run their real code paths; nothing is mocked. Each server keeps a log of the requests it saw
-and can be told to misbehave for the next requests to a path: `fail(path, 500, 500)` answers 500
-twice then serves normally; also "timeout" (answer nothing for a while), "truncate" (promise more
-bytes than are sent), "oversize" (send more than any limit), "drip" (the headers at once, then the
-body one byte every `DRIP_INTERVAL` s), "drip-headers" (the status line, then a header one byte at a
-time), "long-header" (a header line of 100 MB, sent until the client hangs up), "many-headers" (a
-thousand of them) and "busy" (503 with
-`Retry-After: BUSY_SECONDS`). Each drip is
-`DRIP_BYTES` long, and `Behaviour.dripped` counts the bytes sent, so a test can show that the client
-stopped before a drip ended without timing anything.
+and can be told to misbehave for the next requests to a path: `fail(path, 500, 500)` answers 500 twice
+then serves normally; also "timeout" (answer nothing for a while), "stall-body" (the headers and five
+bytes, then nothing), "truncate" (promise more bytes than are sent), "oversize" (send more than any
+limit), "drip" (the headers at once, then the body one byte every `DRIP_INTERVAL` s), "drip-headers"
+(the status line, then a header one byte at a time), "long-header" (a header line of 100 MB, sent until
+the client hangs up), "many-headers" (a thousand of them) and "busy" (503 with `Retry-After:
+BUSY_SECONDS`). Each drip is `DRIP_BYTES` long, and `Behaviour.dripped` counts the bytes sent, so a test
+can show that the client stopped before a drip ended without timing anything.
 """
 
 from __future__ import annotations
@@ -123,6 +122,17 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
+            self.close_connection = True
+            return
+        if fault == "stall-body" and not head:  # the headers, a few bytes of the body, then nothing
+            self.send_response(status)
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(body) + 100))
+            self.end_headers()
+            self.wfile.write(body[:5])
+            self.wfile.flush()
+            self.behaviour.stop.wait(STALL_SECONDS)
             self.close_connection = True
             return
         if fault == "oversize" and not head:

@@ -147,3 +147,19 @@ def test_an_etag_in_capitals_is_checked_as_the_hash_it_is() -> None:
         _check_integrity(data, f'"{"A" * 40}"', len(data), "cfg")
     with pytest.raises(FetchError, match="do not match the Hub's ETag"):
         _check_integrity(data, f'"{"B" * 64}"', len(data), "cfg")
+
+
+def test_a_host_that_answered_then_stopped_is_slow_not_offline(tmp_ledger, web: StandInWeb) -> None:
+    """Its status line and headers came, then five bytes of the body and nothing: the report said
+    "Nothing could be reached (is this machine offline?)", which the README keeps for no host answering."""
+    from click.testing import CliRunner
+
+    from workings.cli import main
+
+    page_source(tmp_ledger, "page", web.page("/page", "<p>The context window is 1,010,000 tokens.</p>"))
+    web.behaviour.fail("/page", "stall-body")
+    before = tree(tmp_ledger.root)
+    result = CliRunner().invoke(main, ["refresh", "--root", str(tmp_ledger.root), "--timeout", "1"])
+    assert "is this machine offline" not in result.output, result.output
+    assert f"page: unreachable: {web.url}/page: the body stopped after 5 bytes" in result.output
+    assert tree(tmp_ledger.root) == before

@@ -146,7 +146,9 @@ def connection_error(error: BaseException, url: str) -> FetchError:
     if "buffer too long" in text:  # h11, under httpx: the Hub's client
         return FetchError("bad-answer", f"{_host(url)} sent headers longer than the HTTP client accepts: not a "
                                         f"usable HTTP answer ({url})")
-    if names & {"RemoteProtocolError", "BadStatusLine", "LocalProtocolError"} or "BadStatusLine" in text:
+    if names & {"RemoteProtocolError", "BadStatusLine", "LocalProtocolError", "InvalidHeader", "ProtocolError",
+                "ChunkedEncodingError", "ContentDecodingError", "InvalidChunkLength", "RemoteDisconnected"} \
+            or "BadStatusLine" in text or "RemoteDisconnected" in text:  # the host answered, in no HTTP
         return FetchError("bad-answer", f"{_host(url)} did not answer in HTTP ({url}): {_first_line(text)}")
     if names & {"Timeout", "TimeoutException", "ReadTimeout", "ConnectTimeout", "TimeoutError"}:
         return FetchError("timeout", f"no answer from {_host(url)} in time ({url})")
@@ -332,7 +334,10 @@ def read_capped(
                 raise FetchError("too-large", f"{url} sent more than the {max_bytes:,}-byte limit")
             chunks.append(chunk)
     except (urllib3.exceptions.ReadTimeoutError, TimeoutError):
-        raise FetchError("timeout", f"no answer from {_host(url)} in time ({url})") from None
+        # the host answered (its status line and headers came): a body that stops is a slow answer, not
+        # an unreachable host, and never "is this machine offline?"
+        raise FetchError("slow", f"{url}: the body stopped after {total:,} bytes, nothing more within "
+                                 f"{timeout:g} s") from None
     except (urllib3.exceptions.HTTPError, OSError):
         # IncompleteRead, a reset connection, a broken chunked encoding: fewer bytes than promised.
         raise _Retry(FetchError("truncated", f"{url}: the body was cut short")) from None
