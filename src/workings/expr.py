@@ -178,8 +178,8 @@ def evaluate(tree: ast.Expression, env: Mapping[str, object]):
 
 def exact(node: ast.AST, value: object) -> Fraction:
     """A float literal's exact value as written (``_exact_decimals``), for every reader of a step."""
-    exact = getattr(node, "workings_exact", None)
-    return exact if exact is not None else Fraction(str(value))
+    written = getattr(node, "workings_exact", None)
+    return written if written is not None else Fraction(str(value))
 
 
 def _dims(exc: units.pint.errors.DimensionalityError) -> str:
