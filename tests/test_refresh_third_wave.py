@@ -163,3 +163,41 @@ def test_a_host_that_answered_then_stopped_is_slow_not_offline(tmp_ledger, web: 
     assert "is this machine offline" not in result.output, result.output
     assert f"page: unreachable: {web.url}/page: the body stopped after 5 bytes" in result.output
     assert tree(tmp_ledger.root) == before
+
+
+# Fourth look (4 Dec 2026): what a server says is printed at a length a terminal and a CI log can hold.
+
+def test_a_json_number_of_5000_digits_is_reported_as_what_it_is(tmp_ledger, web: StandInWeb) -> None:
+    page_source(tmp_ledger, "cfg", web.url + "/cfg.json", fmt="json")
+    web.pages["/cfg.json"] = (200, b'{"num_hidden_layers": ' + b"9" * 5000 + b"}", {"Content-Type": "application/json"})
+    before = tree(tmp_ledger.root)
+    (change,) = refresh(tmp_ledger.root, limits=FAST).sources
+    assert change.blocked and not change.applied and tree(tmp_ledger.root) == before
+    assert "did not serve JSON" not in change.reason and "4,300 digits" in change.reason, change.reason
+
+
+@pytest.mark.parametrize("body", [
+    b'{"' + b"k" * 500_000 + b'": 1, "num_hidden_layers": 48}',  # a key of half a million characters
+    b'{"num_hidden_layers": 48, "name": "' + b"v" * 500_000 + b'"}',  # a value of half a million
+], ids=["key", "value"])
+def test_what_a_server_sent_is_printed_clipped(tmp_ledger, web: StandInWeb, body) -> None:
+    from workings.refresh.text import render
+
+    page_source(tmp_ledger, "cfg", web.url + "/cfg.json", fmt="json")
+    web.pages["/cfg.json"] = (200, body, {"Content-Type": "application/json"})
+    result = refresh(tmp_ledger.root, check=True, limits=FAST)
+    printed = render(result)
+    assert max(len(line) for line in printed.splitlines()) < 2_000, [len(line) for line in printed.splitlines()]
+    assert "characters in all" in printed  # says it was clipped, and how long it was
+
+
+def test_a_redirect_s_long_location_is_printed_clipped(tmp_ledger, web: StandInWeb) -> None:
+    from workings.refresh.text import render
+
+    page_source(tmp_ledger, "page", web.url + "/page")
+    web.pages["/page"] = (302, b"", {"Location": "http://elsewhere.example/" + "a" * 60_000})
+    result = refresh(tmp_ledger.root, limits=FAST)
+    (change,) = result.sources
+    assert change.status == "unreachable"
+    printed = render(result)
+    assert max(len(line) for line in printed.splitlines()) < 2_000 and "characters in all" in printed

@@ -308,3 +308,13 @@ def test_a_source_is_not_added_while_a_refresh_holds_the_ledger(tmp_ledger, tmp_
     again = add(tmp_ledger.root, "--file", str(held), "--id", "qwen-held",
                 "--url", "https://example.org/config.json", "--how", "saved by an editor")
     assert again.exit_code == 0, again.output
+
+
+def test_a_long_value_of_the_added_file_is_listed_clipped(tmp_ledger, tmp_path):
+    held = tmp_path / "config.json"
+    held.write_bytes(json.dumps({**CONFIG, "k" * 50_000: 1}).encode())  # a key of 50,000 characters
+    result = add(tmp_ledger.root, "--file", str(held), "--id", "qwen-long",
+                 "--url", f"https://huggingface.co/{REPO}/blob/main/config.json", "--how", "saved by an editor")
+    assert result.exit_code == 0, result.output[:500]
+    assert max(len(line) for line in result.output.splitlines()) < 2_000
+    assert "qwen-long#hidden_size" in result.output and "(50,010 characters in all)" in result.output

@@ -20,6 +20,9 @@ Every text output goes through this module, and only this module decides what is
     holds) and kept from reading as a GitHub workflow command, joined with newlines.
 ``block(text)``
     text already made of lines: each line treated as by ``lines`` (for reports built elsewhere).
+``short(text)``
+    text a server or a file sent, cut to its first ``SHORT`` characters with how long it was (a
+    10 MB key or a 60 kB ``Location`` is not printed whole on a terminal or in a CI log).
 ``github_data`` / ``github_property``
     a workflow command's message and its ``file=``/``title=`` values (GitHub's own escaping: ``%``,
     CR, LF, and in properties ``:`` and ``,``), after ``clean``.
@@ -96,6 +99,15 @@ def block(text: str) -> str:
     """Text that is already lines (a report formatted elsewhere): each line as by ``lines``."""
     body = text[:-1] if text.endswith("\n") else text
     return lines(body.split("\n")) if body or text else ""
+
+
+SHORT = 300  # characters of server-sent text printed before "... (N characters in all)"
+
+
+def short(text: object, most: int = SHORT) -> str:
+    """``text`` cut to its first ``most`` characters, saying how many it had; shorter text as is."""
+    text = "" if text is None else str(text)
+    return text if len(text) <= most else f"{text[:most]}… ({len(text):,} characters in all)"
 
 
 def github_data(text: object) -> str:

@@ -37,6 +37,7 @@ from workings.refresh.cleanup import ledger_lock
 from workings.errors import LedgerError
 from workings.loader import CLAIMS_DIR, SNAPSHOTS_DIR, SOURCES_DIR
 from workings.models import GRADE_MEANING, GRADES, SOURCE_ID
+from workings.safetext import short
 from workings.refresh import archive
 from workings.refresh.fetch import Fetched, FetchError, Limits, check_url, http_get, hub_endpoint, make_session
 from workings.refresh.pagetext import is_html, page_text
@@ -219,7 +220,7 @@ def _obtain(request: Request, limits: Limits, now: Callable[[], str]) -> Obtaine
         check_url(url)
         fetched = http_get(session, url, limits)
     except FetchError as error:
-        raise Unreachable(f"could not fetch it: {error}") from None
+        raise Unreachable(f"could not fetch it: {short(error)}") from None
     finally:
         session.close()
     return _web_fields(request, fetched, stamp)
@@ -396,7 +397,7 @@ def summary(added: Added) -> str:
     if added.readable:
         lines.append("A claim's inputs can read:")
         width = min(60, max(len(r.input) for r in added.readable))
-        lines += [f"  {r.input:<{width}}  {r.value}" for r in added.readable]
+        lines += [f"  {short(r.input):<{width}}  {short(r.value)}" for r in added.readable]
     if added.cites:
         lines.append("A claim can cite:")
         lines += [f"  {c}" for c in added.cites]

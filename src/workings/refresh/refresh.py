@@ -25,6 +25,7 @@ import datetime as dt
 import os
 import shutil
 import stat
+import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -296,19 +297,26 @@ def _compare(root: Path, source: Source, target: Target, fetched: Fetched, claim
     if fetched.parameters:
         changes["safetensors"] = {"parameters": dict(fetched.parameters)}
     change = replace(base, status="changed", new_snapshot=name, grade_after=grade, diff=diff)
-    if fmt == "json" and not _is_json(data):
-        return replace(change, blocked=True, reason=f"{fetched.url} did not serve JSON (the source's format)"), None
+    unread = _not_json(data) if fmt == "json" else None
+    if unread:
+        return replace(change, blocked=True, reason=f"{fetched.url} {unread}"), None
     return change, _Plan(data=data, ext=ext, changes=changes)
 
 
-def _is_json(data: bytes) -> bool:
+def _not_json(data: bytes) -> str | None:
+    """Why ``data`` cannot be archived as a JSON source, or None when it can."""
     import json
 
     try:
         json.loads(data)
-    except ValueError:
-        return False
-    return True
+    except RecursionError:
+        return "served JSON nested too deep to read"
+    except ValueError as error:
+        if "integer string conversion" in str(error):  # Python's limit on a number's digits
+            return (f"served JSON with a number of more than {sys.get_int_max_str_digits():,} digits, "
+                    "which cannot be read")
+        return "did not serve JSON (the source's format)"
+    return None
 
 
 def _read_snapshot(root: Path, name: str | None) -> bytes | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from workings import safetext
+from workings.safetext import short
 from workings.refresh.fetch import Limits
 from workings.refresh.refresh import RefreshResult, SourceChange, refresh
 
@@ -24,15 +25,15 @@ def _short(snapshot: str | None) -> str:
 
 
 def _value(value: str | None) -> str:
-    return "(absent)" if value is None else value
+    return "(absent)" if value is None else short(value)
 
 
 def _source_lines(change: SourceChange, check: bool) -> list[str]:
     head = f"{change.source}: {change.status}"
     if change.status == "unreachable":
-        return [f"{head}: {change.reason}"]
+        return [f"{head}: {short(change.reason)}"]
     if change.status == "skipped":
-        return [f"{head} ({change.reason})"]
+        return [f"{head} ({short(change.reason)})"]
     where = change.fetched_from + (f" (commit {change.commit[:12]})" if change.commit else "")
     if change.status == "unchanged":
         return [f"{head}: {where}"]
@@ -46,22 +47,22 @@ def _source_lines(change: SourceChange, check: bool) -> list[str]:
     unused = sorted((k for k in change.diff.keys if not k.claims),
                     key=lambda k: (k.old is None or k.new is None, k.key))
     for key in used:
-        lines.append(f"  {key.key}: {_value(key.old)} -> {_value(key.new)} (read by {', '.join(key.claims)})")
+        lines.append(f"  {short(key.key)}: {_value(key.old)} -> {_value(key.new)} (read by {', '.join(key.claims)})")
     for key in unused[:MAX_UNUSED_KEYS]:
-        lines.append(f"  {key.key}: {_value(key.old)} -> {_value(key.new)} (no claim reads it)")
+        lines.append(f"  {short(key.key)}: {_value(key.old)} -> {_value(key.new)} (no claim reads it)")
     if len(unused) > MAX_UNUSED_KEYS:
         lines.append(f"  ... and {len(unused) - MAX_UNUSED_KEYS} more keys that no claim reads")
     for gone in change.diff.vanished:
         quoted = f" (relied on by {', '.join(gone.claims)})" if gone.claims else ""
         lines.append(f"  passage no longer found, {gone.where}: \"{gone.text}\"{quoted}")
         if gone.found_at:
-            lines.append(f"    the file has the same number at {gone.found_at}: "
-                         f"read it as {change.source}#{gone.found_at} instead")
+            lines.append(f"    the file has the same number at {short(gone.found_at)}: "
+                         f"read it as {change.source}#{short(gone.found_at)} instead")
     if change.parameters:
         counts = ", ".join(f"{dtype} {count:,}" for dtype, count in change.parameters.items())
         lines.append(f"  safetensors parameters: {counts}")
     if change.blocked:
-        lines.append(f"  not applied: {change.reason}; the source keeps its snapshot")
+        lines.append(f"  not applied: {short(change.reason)}; the source keeps its snapshot")
     elif change.applied:
         lines.append("  archived")
     elif check:
