@@ -131,6 +131,11 @@ def test_a_rounded_figure_close_to_the_value_names_a_tolerance_and_an_exact_coun
     assert "would" not in _drift("7.6", units.quantity(Fraction(6722, 1000)))  # 13% off: no rule makes it hold
 
 
+def test_a_drift_too_small_for_two_decimals_of_a_percent_is_not_shown_as_none():
+    text = _drift("1.00000000000000001", units.quantity(1))
+    assert "(less than 0.01% off)" in text and "0.00%" not in text
+
+
 def test_a_prefix_swap_still_names_reading_and_a_stated_reading_gets_a_hint():
     text = _drift("184.9 GB", units.quantity(198574080000, "B"))
     assert "state it with 'reading: GiB'" in text

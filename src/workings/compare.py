@@ -151,7 +151,9 @@ def _hint(figure: Figure, recomputed: Fraction, *, rounding: str | None, within:
     tolerance = next((t for t in _TOLERANCES if off <= t), None)
     if tolerance is None:
         return ""
-    return (f"; it would hold with 'within: {format_number(tolerance)}%' ({format_number(off, 2)}% off), "
+    shown = format_number(off, 2)
+    shown = "less than 0.01" if shown == "0.00" else shown  # a drift of 1e-17 is not "0.00% off"
+    return (f"; it would hold with 'within: {format_number(tolerance)}%' ({shown}% off), "
             "if the figure is meant as approximate")
 
 
