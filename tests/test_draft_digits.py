@@ -11,13 +11,14 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from workings.draft.digits import DIGITS
+from workings.draft.digits import CJK, DIGITS
 
-BEFORE = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})++|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d++)"
+BEFORE = re.compile(r"(?:(?<![\w.,])|(?<=[" + CJK + r"]))(?:\d{1,3}(?:,\d{3})++|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d++)"
                     r"(?:\.\d++)?+(?!\d|[,.]\d)")
 
 # digits of three scripts, every separator the pattern knows, what may stand before a number or after it
-ALPHABET = "0123456789" * 3 + "\u0663\u0664\u0967" + ",., \u00a0\u202f\u2009" * 2 + "-_aZé\u00b2\n+$%/"
+ALPHABET = ("0123456789" * 3 + "\u0663\u0664\u0967" + ",., \u00a0\u202f\u2009" * 2 + "-_aZé\u00b2\n+$%/"
+            + "约約显存약のカ")
 
 
 def spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
@@ -35,6 +36,7 @@ PIECES = st.lists(st.sampled_from(["1", "12", "123", "1234", "12345", ",", ".", 
 @example("128 000 tokens, 1,024 layers, 3.5 GB; 12345 x4 a1 .5 ,7 1.2.3 v2 8 128-token 1 000 000 000 000 1")
 @example("a1,234 _5 .6 ,7 x8 é9 \u00b23 \u0663,456 ١٢٣")
 @example("1234,567 1,2345 12,34 1 2345 1234 567 1 234 567 890 123 456")
+@example("显存约40GB 約1,024 약3.5 共32层 H100约2 のa3")
 def test_the_pattern_finds_what_the_pattern_it_replaced_found(text):
     assert spans(DIGITS, text) == spans(BEFORE, text)
     for pos in range(len(text) + 1):  # the finder's DIGITS.match(text, pos): what stands before pos counts
@@ -46,4 +48,8 @@ def test_the_pattern_finds_what_the_pattern_it_replaced_found(text):
 
 def test_a_number_is_not_read_from_inside_a_word_or_another_number():
     assert [m.group() for m in DIGITS.finditer("v2 x4 a1,000 1.5.6 7,8 9")] == ["9"]
+    # Chinese, Japanese and Korean run words together: a number glued after their letters is a number
+    glued = "显存约40GB，共32层；約1,024トークン；약3.5GB"
+    assert [m.group() for m in DIGITS.finditer(glued)] == ["40", "32", "1,024", "3.5"]
+    assert [m.group() for m in DIGITS.finditer("H100约 fp16 Llama3的")] == []
     assert [m.group() for m in DIGITS.finditer("196,608 and 128 000 and 0.33")] == ["196,608", "128 000", "0.33"]

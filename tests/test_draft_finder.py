@@ -854,3 +854,22 @@ def test_a_result_printed_first_is_the_figure_and_the_reason_names_the_computed_
     assert [f.text for f in found.figures] == ["640 GB"]  # the operands 8 and 70 GB are not figures
     (wrong,) = find_figures("So 70B × 2 = 150 GB.", markdown=True).equations
     assert wrong.computed == 140 and wrong.printed == 150  # the closer reading is reported, not 0.00000014
+
+
+def test_a_number_glued_to_chinese_japanese_or_korean_text_is_a_figure():
+    """These scripts run words together: "显存约40GB" printed no figure at all (0 figures), so a whole
+    Chinese paragraph passed check-draft unread. A name's digits after a Latin letter stay a name's."""
+    found = by_text(find_figures("显存约40GB，共32层。KVキャッシュは約1,024MBです。약3.5GB가 필요합니다。两张H100。",
+                                 markdown=True))
+    assert (found["约40GB"].value, found["约40GB"].unit, found["约40GB"].qualifier) == (40, "GB", "about")
+    assert (found["約1,024MB"].value, found["約1,024MB"].unit) == (1024, "MB")
+    assert found["약3.5GB"].value == Fraction(35, 10) and "32" in found and "100" not in found
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("总计需要2×80GB=160GB，即两张A100。", [("2×80GB=160", "holds")]),
+    ("总计需要2×80GB=150GB，即两张A100。", [("2×80GB=150", "fails")]),
+    ("显存需求为70×2=140GB。", [("70×2=140", "holds")]),
+])
+def test_an_equation_glued_to_chinese_text_is_checked(text, expected):
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected

@@ -91,6 +91,8 @@ def test_a_relation_has_no_figure_to_print(tmp_ledger):
     ("V2 was released in May 2024 and introduced MLA.", "2024"),    # a year, which the finder reads as a date
     ("That is 192 KiB per token.", "196,608 B/token"),               # the same quantity in the printed unit
     ("A phone photo easily runs three or four megabytes.", "3 MB"),
+    ("按BF16计算，权重需要140GB显存。", "140 GB"),  # Chinese runs words together: "需要140GB" is 140 GB
+    ("KVキャッシュは約40GBです。", "40 GB"), ("약3.5GB가 필요합니다.", "3.5 GB"),
 ])
 def test_a_figure_printed_in_words_or_another_form_is_printed(tmp_ledger, sentence, figure):
     tmp_ledger.claim("t/ok", typed(sentence, figure))
@@ -104,6 +106,7 @@ def test_a_figure_printed_in_words_or_another_form_is_printed(tmp_ledger, senten
     ("See table 3.", "3", "prints table 3 (set aside as a reference, not a figure)"),
     ("The card recommends 1M tokens.", "1,010,000 token", "prints 1M tokens"),   # said prints the figure itself
     ("It takes 196,608K bytes.", "196,608 B", "prints 196,608K bytes"),          # a scale changes the number
+    ("需要两张H100显卡。", "100", "prints no number"),  # after a Latin letter, a name's digits are no number
 ])
 def test_a_word_a_name_or_a_rounding_that_is_not_the_figure_is_an_error(tmp_ledger, sentence, figure, prints):
     tmp_ledger.claim("t/bad", typed(sentence, figure))

@@ -11,14 +11,20 @@ import unicodedata
 from decimal import Decimal
 from fractions import Fraction
 
+# Chinese, Japanese and Korean run words together: "显存约40GB", "約40GB" (about 40 GB), "共32层" (32
+# layers). A digit right after a Han character, kana or a Hangul syllable starts a number, where after a
+# Latin letter ("H100", "fp16") it does not.
+CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff66-\uff9f"
+
 # "196,608", "0.33", and thousands grouped by spaces as much of the world prints them ("128 000",
 # "100 000+", with a no-break, narrow no-break or thin space too); a group is exactly three digits and
-# not the start of a word ("8 128-token" is two). No letter, digit, "." or "," stands before the
-# number: asked just after its first digit (the two characters ending there), so that the pattern
-# starts with a digit and the regex engine skips in C to where one stands, where the same test before
-# the digit, first, was tried at every character of the text (``tests/test_draft_digits.py`` holds the
-# two patterns to the same matches).
-DIGITS = re.compile(r"\d(?<![\w.,]\d)(?:\d{0,2}(?:,\d{3})++|\d{0,2}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d*+)"
+# not the start of a word ("8 128-token" is two). No letter (but a CJK one), digit, "." or "," stands
+# before the number: asked just after its first digit (the two characters ending there), so that the
+# pattern starts with a digit and the regex engine skips in C to where one stands, where the same test
+# before the digit, first, was tried at every character of the text (``tests/test_draft_digits.py``
+# holds the two patterns to the same matches).
+DIGITS = re.compile(r"\d(?:(?<![\w.,]\d)|(?<=[" + CJK + r"]\d))"
+                    r"(?:\d{0,2}(?:,\d{3})++|\d{0,2}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d*+)"
                     r"(?:\.\d++)?+(?!\d|[,.]\d)")
 
 
