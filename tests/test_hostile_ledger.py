@@ -245,13 +245,14 @@ def test_claim_twins_yaml_and_yml_are_both_refused_and_listed_apart(tmp_path):
 
 
 def test_an_id_that_repeats_another_claims_path_never_takes_it_over_whatever_sorts_first(tmp_path):
-    """``claims/aaa/x.yaml`` sorts before ``claims/kv/...``: it used to win, and the real record erred."""
+    """``claims/kv/a.yaml`` sorts before ``claims/kv/per-token.yaml``: it used to win, and the real record
+    erred. (An id of another group is refused first: its folder is its group.)"""
     led = _qwen_ledger(tmp_path)
-    led.claim("aaa/x", 'id: kv/per-token\nsaid: "x is 3."\nfigure: "3"\nlabel: derived\ninputs: {a: 3}\n'
-                       "assumptions: {a: y}\ncompute:\n  r: a\n")
+    led.claim("kv/a", 'id: kv/per-token\nsaid: "x is 3."\nfigure: "3"\nlabel: derived\ninputs: {a: 3}\n'
+                      "assumptions: {a: y}\ncompute:\n  r: a\n")
     done = run(led.root, "verify")
     assert done.returncode == 2
-    assert "claims/aaa/x.yaml:1: id: duplicate claim id 'kv/per-token' (also claims/kv/per-token.yaml)" in done.stdout
+    assert "claims/kv/a.yaml:1: id: duplicate claim id 'kv/per-token' (also claims/kv/per-token.yaml)" in done.stdout
     assert "ok               196,608 B/token  196,608 B/token" in done.stdout
     assert "3 claims: 2 verified, 1 error" in done.stdout
 

@@ -54,7 +54,8 @@ CORPUS = [
     ("literal-without-assumption", "said: x is 3.\nfigure: 3 B\nlabel: derived\ninputs:\n  a: 3 B\ncompute:\n  r: a\n",
      "claims/x/literal-without-assumption.yaml:5: inputs.a: a literal input needs an assumption saying why (assumptions: a: ...)"),
     ("duplicate-id", f"id: {GOOD}\nsaid: x is 3.\nfigure: '3'\nlabel: derived\ncompute:\n  r: 3\n",
-     "claims/x/duplicate-id.yaml:1: id: duplicate claim id 'kv/per-token' (also claims/kv/per-token.yaml)"),
+     "claims/x/duplicate-id.yaml:1: id: 'kv/per-token' is of the group 'kv', but the record is in 'x': a claim's "
+     "group is its folder"),
     ("duplicate-key", "said: x\nsaid: y\nfigure: '3'\nlabel: derived\n",
      "claims/x/duplicate-key.yaml:2: key 'said' appears twice"),
     ("unknown-name", "said: x is 3.\nfigure: '3'\nlabel: derived\ncompute:\n  r: layers * 2\n",

@@ -97,6 +97,11 @@ class Erratum:
     recomputed: str  # the recomputed value that was acknowledged, printed like a figure
 
 
+def _group(claim_id: str) -> str:
+    """The group of a claim id: its folder under claims/ ("kv" of "kv/per-token"; "" at the top)."""
+    return claim_id.split("/", 1)[0] if "/" in claim_id else ""
+
+
 @frozen(kw_only=True)
 class Claim:
     id: str
@@ -124,7 +129,7 @@ class Claim:
 
     @property
     def group(self) -> str:
-        return self.id.split("/", 1)[0] if "/" in self.id else ""
+        return _group(self.id)
 
     def line_of(self, *path: str | int) -> int:
         return self.doc.line(*path) if self.doc is not None else self.line
@@ -140,6 +145,9 @@ class Claim:
             claim_id = c.text(("id",), data["id"]) or default_id
             if not CLAIM_ID.fullmatch(claim_id):
                 c.problem(("id",), "expected a lower-case id of letters, digits, '-', '_', '.' and '/'")
+            elif _group(claim_id) != _group(default_id):  # its group's articles would take it as their own
+                c.problem(("id",), f"{claim_id!r} is of the group {_group(claim_id) or '(none)'!r}, but the record "
+                                   f"is in {_group(default_id) or '(none)'!r}: a claim's group is its folder")
         said = c.text(("said",), data.get("said"), max_len=MAX_SENTENCE)
         also_said = _also_said(c, data.get("also_said"))
         label = c.choice(("label",), data.get("label"), LABELS)

@@ -120,6 +120,9 @@ class Source:
                 text = c.text(("passages", pid), text, max_len=5000)
                 if text:
                     passages[pid] = text
+            if passages and grade == "unarchived":  # it would back a figure on its author's word alone
+                c.problem(("passages",), "an unarchived source cannot hold passages: no archived text checks "
+                                         "them (say what it said in notes:)")
         values = {}
         if "values" in data:
             raw = c.mapping(("values",), data["values"], allowed=set(data["values"] or {}))
