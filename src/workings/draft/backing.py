@@ -175,8 +175,9 @@ def judge(figure: Figure, claims: list[match.ClaimView], how_tied: str) -> match
         view, shown = other
         result = view.result
         recomputed = f", recomputed {shown}" if shown else ""
+        bound = {1: "a lower bound, ", -1: "an upper bound, "}.get(view.bound, "")  # "at least 320GB"
         return match.Match(status="drift", claim=result, printed=result.figure, recomputed=shown,
-                           reason=f"the draft prints {figure.text}; the ledger has "
+                           reason=f"the draft prints {figure.text}; the ledger has {bound}"
                                   f"{result.figure}{recomputed}")
     if claims:
         result = claims[0].result

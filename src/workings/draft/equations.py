@@ -88,7 +88,7 @@ _UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's un
 # Between two numbers of one expression: closing brackets, one operator (LaTeX's \cdot, \times and
 # \div too), opening brackets. Between two sides: closing brackets, the relation, opening brackets.
 # "8x 80 GB": an x glued to the number before it multiplies too.
-_SIGN = r"(?P<op>[×*·⋅∙÷/+−–]|(?<=\s)[-x](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
+_SIGN = r"(?P<op>[×*·⋅∙÷/+−]|(?<=\s)[-x–](?=\s)|\Ax(?=\s)|\\(?:cdot|times|div)(?![A-Za-z]))"
 # "8x H100 80GB", "4 × A100 40 GB": what is multiplied may be named by a device before its number.
 _DEVICE = (r"(?:(?<=[×x*])\s*+(?:NVIDIA[ \t]++|Tesla[ \t]++)?+"
            rf"(?:[A-Z]{{1,3}}\d{{1,4}}[A-Za-z]{{0,2}}\d?|(?:RTX|GTX)[ \t]++A?\d{{4}}(?:[ \t]++(?:Ti|Ada))?+"
@@ -117,10 +117,11 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 _CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div))[ \t]*+"
                          r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
                          r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^|[\d)](?:[ \t]++\*\*[ \t]++|\*\*)"
-                         r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++)\Z")
+                         r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++"
+                         r"|(?<![\w.,–-])\d++(?:[.,]\d++)*+[–-])\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
                         r"|[ \t]++(?:\*|x)[ \t]++|[ \t]++/[ \t]++(?=[\d(])|\*(?=\w))[\w(\\]"
-                        r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]|(?:[ \t]++\*\*[ \t]++|\*\*)\d")
+                        r"|[\^⁰¹²³⁴⁵⁶⁷⁸⁹]|(?:[ \t]++\*\*[ \t]++|\*\*)\d|[–-]\d")
 # A note in brackets may stand before the relation on the same line ("2 bytes (FP16) = 4,096"): it
 # holds no number (a digit only inside a name: "(8B) = 32" is an aside's end, not a note). A note
 # that ends a line ("≈ 256 MB (in float32)" then "≈ 128 MB (in float16)") ends the run (``find``):
@@ -440,11 +441,16 @@ def _percent_as_times(text: str, left: list[_Term], right: list[_Term]) -> bool:
     return not (other.unit or other.suffix or other.times > 1)
 
 
+# "bits", "Gb", "Mbit", "gigabits": a "b" in lower case after a prefix is bits ("8 × 24 Gb = 192 GB" is 24 GB)
+_BITS = re.compile(r"[KkMGTP]i?b|(?:[kKMGTP]|[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bits?")
+
+
 def _bits_beside_bytes(tokens: list[_Token]) -> bool:
-    """Bits and bytes in one link with no division by 8 printed: "70B × 4 bits = 35 GB" and "16 bits =
-    2 bytes" convert bits to bytes, which this reader does not; "70B × 4 bits / 8 = 35 GB" divides."""
+    """Bits and bytes in one link with no division by 8 printed: "70B × 4 bits = 35 GB", "16 bits = 2
+    bytes" and "8 × 24 Gb = 24 GB" convert bits to bytes, which this reader does not; "70B × 4 bits / 8 =
+    35 GB" divides."""
     terms = [t[1] for t in tokens if t[0] == "n"]
-    if not any(t.name in ("bit", "bits") for t in terms) or not any(t.unit for t in terms):
+    if not any(t.name and _BITS.fullmatch(t.name) for t in terms) or not any(t.unit for t in terms):
         return False
     return not any(a[0] == "op" and a[1] in _DIVIDE and b[0] == "n" and number(b[1].number) == 8
                    and not (b[1].name or b[1].unit or b[1].suffix) for a, b in zip(tokens, tokens[1:]))

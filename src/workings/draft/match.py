@@ -53,6 +53,7 @@ class ClaimView:
     shape: identity.Shape | None = None   # ``said`` as identity reads it
     place: int | None = None        # where the claim's figure stands in ``shape`` (None: not found)
     distinctive: bool = False       # ``said`` names something (a model, a literal number)
+    bound: int = 0                  # the figure in ``said`` is a lower bound (1: "at least"), an upper (-1) or neither
 
 
 @frozen(kw_only=True)
@@ -105,8 +106,9 @@ def view(claim: ClaimResult, said: str | None = None) -> ClaimView:
                 best = max(spots, key=lambda i: (found[i].unit == unit, len(named & near(found[i]))))
                 around, place = near(found[best]), shape.places[best]
                 break
+    bound = _BOUNDS.get(found[best].qualifier or "", 0) if place is not None else 0
     return ClaimView(result=claim, words=partial.words, around=around, printed=printed, recomputed=recomputed,
-                     shape=shape, place=place, distinctive=identity.distinctive(said, spans))
+                     shape=shape, place=place, distinctive=identity.distinctive(said, spans), bound=bound)
 
 
 def near(figure: Figure) -> frozenset[str]:
@@ -227,17 +229,26 @@ def _agrees(figure: Figure, value: Fraction) -> bool:
         digits = figure.number.replace(",", "")
         if "." not in digits and digits.isdigit() and digits.strip("0"):
             step *= 10 ** (len(digits) - len(digits.rstrip("0")))
-        return any(round_step(value, step, mode) == printed for mode in ("nearest", "floor", "ceil"))
+        # the ledger's one rounding (half away from zero) at the trailing zeros' precision: "about 100 GB"
+        # is not 198.6 GB cut down, nor "about 2,000,000 tokens" 1,010,000 pushed up
+        return round_step(value, step) == printed
     return round_step(value, step) == printed
+
+
+# A bound's direction: "at least 320GB" is a lower bound, "up to 320GB" an upper one
+_BOUNDS = {"more than": 1, "at least": 1, "less than": -1, "at most": -1}
 
 
 def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
     """How the figure agrees with the claim: "printed", "recomputed", "reading" (only under one
     reading of KB), "swapped" (only with SI and IEC swapped), or None; and the recomputed value
-    shown in the draft's unit."""
+    shown in the draft's unit. A bound the other way round from the claim's own ("at most 320GB"
+    where the claim's sentence says "at least 320GB") never agrees."""
     shown = None
     if claim.recomputed and (converted := values_in(claim.recomputed, figure)):
         shown = _shown(*converted[-1])
+    if claim.bound and _BOUNDS.get(figure.qualifier or "", 0) == -claim.bound:
+        return None, shown
     for name, pair in (("printed", claim.printed), ("recomputed", claim.recomputed)):
         if pair is None:
             continue
