@@ -57,3 +57,63 @@ def test_a_bound_the_other_way_round_from_the_claims_is_drift(tmp_ledger):
 ])
 def test_bits_and_ranges_in_an_equation(text, expected):
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+@pytest.mark.parametrize("sentence", [
+    "It is simply false that Corvid-22B has 56 layers and 4 KV heads.",
+    "Like Mistral-7B, Corvid-22B has 56 layers and 4 KV heads.",
+    "Corvid-22B has 56 layers and 4 KV heads, not 64.",
+    "Nobody should say Corvid-22B has 56 layers and 4 KV heads.",
+])
+def test_a_claims_sentence_inside_one_that_turns_it_or_names_another_is_not_its(report, sentence):
+    """A sentence holding a claim's whole sentence was taken for it, whatever else it said: "It is simply
+    false that ...", "For Mistral-7B, ..." backed both figures. An added clause that names nothing and
+    turns nothing ("... and 9 GB of weights") still leaves them the claim's (test_draft_check)."""
+    check = check_text(DRAFT.replace("Corvid-22B has 56 layers and 4 KV heads.", sentence), report, markdown=True)
+    assert [(f.text, f.status) for f in check.figures if f.line == 5 and f.text in ("56", "4")] == [
+        ("56", "unbacked"), ("4", "unbacked")]
+
+
+@pytest.mark.parametrize("after", [", per layer", " per layer", " in every layer", " for each user", " and per GPU"])
+def test_a_per_after_the_figure_is_another_quantity(report, after):
+    """"114,688 bytes per token, per layer" was backed by the claim of 114,688 B/token: the figure's
+    words stop at "per token", and what followed was not read."""
+    sentence = "So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token."
+    check = check_text(DRAFT.replace(sentence, sentence[:-1] + after + "."), report, issue="sizing", markdown=True)
+    figure = _figure(check, "114,688 bytes per token")
+    assert figure.status == "unbacked" and "not a figure of this kind" in figure.reason, figure.reason
+
+
+def test_a_per_the_claim_does_not_say_is_another_quantity(report):
+    """"30.1 GB per second" was backed by a claim of 30.1 GB: a "per" the draft leaves out is an
+    abbreviation, one it adds a rate."""
+    sentence = "At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB)."
+    check = check_text(DRAFT.replace(sentence, sentence.replace("30.1 GB of cache", "30.1 GB per second of cache")),
+                       report, issue="sizing", markdown=True)
+    figure = _figure(check, "about 30.1 GB per second")
+    assert figure.status == "unbacked" and "not a figure of this kind" in figure.reason, figure.reason
+
+
+def test_a_ratio_the_other_way_round_is_drift(tmp_ledger):
+    """The ledger records "FP8 halves the cache" as 2 and "5 times bigger" as 5: "FP8 doubles the cache"
+    and "5 times smaller" were backed (a reduction may be written either way up in a record)."""
+    typed = "label: estimate\ninputs:\n  v: {v}\nassumptions:\n  v: y\ncompute:\n  r: v\n"
+    tmp_ledger.claim("r/halves", 'said: "FP8 halves the cache."\nfigure: "2"\n' + typed.format(v=2))
+    tmp_ledger.claim("r/bigger", 'said: "The Corvid cache would be 5 times bigger."\nfigure: "5"\n' + typed.format(v=5))
+    report = tmp_ledger.verify()
+    assert not report.problems
+    for right, wrong, text in (("FP8 halves the cache.", "FP8 doubles the cache.", "doubles"),
+                               ("The Corvid cache would be 5 times bigger.",
+                                "The Corvid cache would be 5 times smaller.", "5 times smaller")):
+        assert {f.status for f in check_text(right + "\n", report, issue="r", markdown=True).figures} == {"backed"}
+        assert _figure(check_text(wrong + "\n", report, issue="r", markdown=True), text).status == "drift"
+
+
+def test_a_marker_on_a_count_of_something_else_does_not_back_a_claim_with_a_unit(report):
+    """"80 layers<!-- claim: ...h100-memory -->" was backed by the claim of 80 GB: a bare number was read
+    as that claim's with its unit left unsaid. "the 30.1<!-- claim -->" still is."""
+    tied = "We rented 30<!-- claim: sizing/window-gb --> GPUs. The 30.1<!-- claim: sizing/window-gb --> is large.\n"
+    check = check_text(tied, report, markdown=True)
+    gpus, bare = _figure(check, "30"), _figure(check, "30.1")
+    assert gpus.status == "unbacked" and "not a figure of this kind" in gpus.reason, gpus.reason
+    assert bare.status == "backed", bare.reason

@@ -161,9 +161,12 @@ def _indexer(sentences: tuple[str, ...]):
 def judge(figure: Figure, claims: list[match.ClaimView], how_tied: str) -> match.Match | None:
     """The verdict for a figure whose claim is one of ``claims`` (identity already shown)."""
     agreeing, other = None, None
+    counted = how_tied == "marker" and figure.kind == "count" and not figure.unit and match.counts_a_thing(figure)
     for view in claims:
         if view.result.check and not view.result.figure:
             continue
+        if counted and (view.printed or view.recomputed or (0, ""))[1]:
+            continue  # "80 layers<!-- claim: ... -->" tied to a claim of 80 GB: a count of layers
         how, shown = match.compare(figure, view)
         if how is not None and agreeing is None:
             agreeing = (view, how, shown)

@@ -34,6 +34,7 @@ _NUMBERISH = re.compile(r"[\d.,]+")
 # Markdown link target: "[text](url)" keeps "text"; no "(" or "]" inside, so "](](](" is read in one pass
 _LINK = re.compile(r"\]\([^()\]\s]{0,2000}+\)")
 _DROP = frozenset({"a", "an", "the"})
+_CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
 
 
 @frozen
@@ -94,6 +95,7 @@ class Shape:
     places: tuple[int, ...]        # for each figure (in the order given), its index in ``tokens``
     words: int                     # how many tokens are not a masked figure
     key: str                       # "\x00".join(tokens), for searching
+    telling: frozenset[int] = frozenset()  # tokens that name something or turn the sentence: see ``_telling``
 
     def find(self, other: Shape) -> int | None:
         """Offset of ``other`` inside this shape (token index), or None."""
@@ -114,6 +116,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
     text = _LINK.sub("]", "".join(pieces))
     tokens: list[str] = []
     places: list[int] = []
+    telling: list[int] = []
     for match in re.finditer(rf"{_MASK}|{_TOKEN.pattern}", text):
         word = match.group()
         if word == _MASK:
@@ -122,9 +125,30 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         elif _NUMBERISH.fullmatch(word):
             tokens.append(word.replace(",", ""))  # a number that is no figure (an operand) must match
         elif (lowered := word.lower()) not in _DROP:
+            if _telling(word, lowered, first=not tokens):
+                telling.append(len(tokens))
             tokens.append(lowered)
     return Shape(tokens=tuple(tokens), places=tuple(places),
-                 words=sum(1 for t in tokens if t != "#"), key="\x00".join(tokens))
+                 words=sum(1 for t in tokens if t != "#"), key="\x00".join(tokens), telling=frozenset(telling))
+
+
+# Words that turn what a sentence says: a negation, a doubt, a condition, a contrast. Beside a claim's
+# whole sentence they make another statement of it ("It is simply false that ...", "not at the full window").
+_TURNING = frozenset({
+    "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "untrue", "wrong", "incorrect",
+    "myth", "claim", "claims", "claimed", "pretend", "suppose", "imagine", "if", "unless", "unlike", "instead",
+    "rather", "except", "than", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "won't",
+    "wouldn't", "can't", "cannot", "couldn't", "shouldn't", "hasn't", "haven't"})
+
+
+def _telling(word: str, lowered: str, *, first: bool) -> bool:
+    """Whether a word of a sentence names something (a name with digits, "Mistral-7B", "FP8"; a capitalised
+    word inside the sentence, "Llama"; an acronym, "NVIDIA") or turns what it says (``_TURNING``)."""
+    if lowered in _TURNING or lowered.replace("’", "'") in _TURNING:
+        return True
+    if any(c.isdigit() for c in word) and any(c.isalpha() for c in word) or _CAPS.fullmatch(word):
+        return True
+    return not first and word[:1].isupper() and word[1:2].islower()
 
 
 def shift(draft: Shape, said: Shape) -> int | None:
@@ -137,7 +161,15 @@ def shift(draft: Shape, said: Shape) -> int | None:
         if said.words < MIN_WORDS:
             return None
         offset = draft.find(said)
-        return None if offset is None else -offset
+        if offset is None:
+            return None
+        # The claim's whole sentence inside a longer one: the draft's other words may add a clause ("...
+        # and 9 GB of weights"), but not name another thing or turn what it says ("For Mistral-7B, ...",
+        # "It is simply false that ...", "..., not at the full window, ..."): that is another statement.
+        end = offset + len(said.tokens)
+        if any(i < offset or i >= end for i in draft.telling):
+            return None
+        return -offset
     if draft.words < MIN_WORDS:
         return None
     return said.find(draft)
@@ -211,7 +243,6 @@ def said_tokens(said: str) -> tuple[tuple[str, ...], str]:
     return tokens, "\x00".join(tokens)
 
 
-_CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
 
 
 def distinctive(text: str, spans: list[tuple[int, int]]) -> bool:

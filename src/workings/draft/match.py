@@ -54,6 +54,8 @@ class ClaimView:
     place: int | None = None        # where the claim's figure stands in ``shape`` (None: not found)
     distinctive: bool = False       # ``said`` names something (a model, a literal number)
     bound: int = 0                  # the figure in ``said`` is a lower bound (1: "at least"), an upper (-1) or neither
+    pers: frozenset[str] | None = None  # what the figure is per, in ``said`` or its unit ("token" of B/token)
+    direction: int = 0              # a ratio in ``said``: 1 up ("5 times bigger", "doubles"), -1 down ("halves")
 
 
 @frozen(kw_only=True)
@@ -106,9 +108,12 @@ def view(claim: ClaimResult, said: str | None = None) -> ClaimView:
                 best = max(spots, key=lambda i: (found[i].unit == unit, len(named & near(found[i]))))
                 around, place = near(found[best]), shape.places[best]
                 break
-    bound = _BOUNDS.get(found[best].qualifier or "", 0) if place is not None else 0
+    own = found[best] if place is not None else None
+    bound = _BOUNDS.get(own.qualifier or "", 0) if own else 0
+    pers = _pers_of((printed or recomputed or (0, ""))[1], own)
     return ClaimView(result=claim, words=partial.words, around=around, printed=printed, recomputed=recomputed,
-                     shape=shape, place=place, distinctive=identity.distinctive(said, spans), bound=bound)
+                     shape=shape, place=place, distinctive=identity.distinctive(said, spans), bound=bound,
+                     pers=pers, direction=direction(own) if own else 0)
 
 
 def near(figure: Figure) -> frozenset[str]:
@@ -183,6 +188,47 @@ def in_unit(value: Fraction, unit: str, target: str) -> Fraction | None:
 _PER_NOUN = re.compile(r"\bper\s++(?:(?:million|thousand|billion|M|K)\s++)?([A-Za-z]{1,20}+)\b")
 
 
+# "…per token, per layer", "… in every layer", "… for each user": per something more
+_PER_AFTER = re.compile(r"[ \t]*+,?[ \t]*+(?:and[ \t]++)?+(?:per|(?:in|for)[ \t]++(?:each|every))[ \t]++"
+                        r"([A-Za-z]{1,20}+)\b")
+
+
+def _pers_of(unit: str, figure: Figure | None) -> frozenset[str]:
+    """What a figure is per: the noun after "/" in its unit, after "per" in its words, and in a "per ..."
+    right after them ("196,608 bytes per token, per layer": token and layer)."""
+    out = {unit.partition("/")[2].strip()} if "/" in unit else set()
+    if figure is not None:
+        out.update(noun.lower() for noun in _PER_NOUN.findall(figure.text))
+        if 0 <= figure.offset and (after := _PER_AFTER.match(figure.sentence, figure.offset + len(figure.text))):
+            out.add(after.group(1).lower())
+    out.discard("")
+    return frozenset(out)
+
+
+def adds_per(figure: Figure, claim: ClaimView) -> bool:
+    """Whether the draft says its figure is per something its claim is not ("80 GB per second" where the
+    claim is 80 GB; "196,608 bytes per token, per layer" where it is per token). A "per" the draft leaves
+    out is an abbreviation ("890 bytes" for 890 B/token); one it adds is another quantity."""
+    theirs = claim.pers
+    if theirs is None:  # the claim's own figure is still being looked for in its sentence
+        return False
+    for noun in _pers_of(figure.unit, figure):
+        if noun in theirs or noun.endswith("s") and noun[:-1] in theirs:
+            continue
+        ours = base_of(noun) or (base_of(noun[:-1]) if noun.endswith("s") else None)
+        if ours is None or not any((b := base_of(t)) is not None and b[1] == ours[1] for t in theirs):
+            return True
+    return False
+
+
+def direction(figure: Figure) -> int:
+    """A ratio's direction as printed: 1 up ("5 times bigger", "doubles"), -1 down ("5 times smaller",
+    "halves", "a quarter"), 0 for any other figure."""
+    if figure.kind != "ratio":
+        return 0
+    return -1 if figure.inverse or figure.value < 1 else 1
+
+
 def other_per(printed: str, unit: str) -> bool:
     """Whether ``printed`` (a figure's words) says "per" something that ``unit`` is not per: "196,608
     bytes per layer" or "per second" is no reading of 196,608 B/token, though "196,608 bytes" is. A
@@ -249,6 +295,10 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
         shown = _shown(*converted[-1])
     if claim.bound and _BOUNDS.get(figure.qualifier or "", 0) == -claim.bound:
         return None, shown
+    if claim.direction and direction(figure) == -claim.direction:  # "5 times smaller" for "5 times bigger"
+        return None, shown
+    if adds_per(figure, claim):
+        return None, shown
     for name, pair in (("printed", claim.printed), ("recomputed", claim.recomputed)):
         if pair is None:
             continue
@@ -291,6 +341,24 @@ def values_in(pair: tuple[Fraction, str], figure: Figure) -> list[tuple[str, Fra
     return list(_values_in(pair[0], pair[1], figure.unit, figure.kind == "count" and not figure.unit))
 
 
+# Words that may follow a bare number whose unit is left unsaid ("the 890 is ...", "80 of them")
+_AFTER_BARE = frozenset({"is", "are", "was", "were", "be", "of", "in", "on", "at", "for", "to", "and", "or", "that",
+                         "this", "it", "as", "by", "with", "from", "than", "here", "there", "again", "too", "also",
+                         "figure", "number", "value", "mark", "total", "more", "less", "then", "so", "but"})
+_WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z][\w-]{0,40}+)")
+
+
+def counts_a_thing(figure: Figure) -> bool:
+    """Whether a bare number counts the thing named after it ("80 layers", "80 H100s"): then, tied by a
+    marker to a claim with a unit, it is a count of that, not the claim's figure with its unit left
+    unsaid ("the 890 is ..."). (In the claim's own sentence the words are the claim's: "the last 128
+    positions" is its 128 tokens.)"""
+    if figure.offset < 0 or not figure.sentence.startswith(figure.text, figure.offset):
+        return False
+    after = _WORD_AFTER.match(figure.sentence, figure.offset + len(figure.text))
+    return after is not None and after.group(1).lower() not in _AFTER_BARE
+
+
 @functools.lru_cache(maxsize=65536)  # a draft's figures meet the same few claims and units again and again
 def _values_in(value: Fraction, unit: str, target: str, bare: bool) -> tuple[tuple[str, Fraction], ...]:
     if unit == target or bare:
@@ -306,7 +374,7 @@ def _values_in(value: Fraction, unit: str, target: str, bare: bool) -> tuple[tup
 def compatible(figure: Figure, claim: ClaimView) -> bool:
     """Whether the claim's figure could be the same kind of figure (same dimension)."""
     pair = claim.printed or claim.recomputed
-    return pair is not None and bool(values_in(pair, figure))
+    return pair is not None and bool(values_in(pair, figure)) and not adds_per(figure, claim)
 
 
 def first_sentence(text: str) -> str:
