@@ -117,3 +117,16 @@ def test_a_marker_on_a_count_of_something_else_does_not_back_a_claim_with_a_unit
     gpus, bare = _figure(check, "30"), _figure(check, "30.1")
     assert gpus.status == "unbacked" and "not a figure of this kind" in gpus.reason, gpus.reason
     assert bare.status == "backed", bare.reason
+
+
+@pytest.mark.parametrize("struck", ["~~Corvid-22B has 56 layers and 4 KV heads.~~",
+                                    "<del>Corvid-22B has 56 layers and 4 KV heads.</del>"])
+def test_struck_through_text_is_withdrawn_not_backed(report, struck):
+    """A sentence struck through in the draft ("~~...~~", "<del>") was backed as if printed."""
+    check = check_text(DRAFT.replace("Corvid-22B has 56 layers and 4 KV heads.", struck), report, markdown=True)
+    assert [f.text for f in check.figures if f.line == 5] == []
+    assert (struck, "struck") in {(s.text, s.reason) for s in check.set_aside}
+    equation = "~~So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token.~~"
+    check = check_text(DRAFT.replace("So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token.", equation), report,
+                       markdown=True)
+    assert [f.text for f in check.figures if f.line == 6] == ["112 KiB"]

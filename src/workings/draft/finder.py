@@ -166,7 +166,9 @@ def _scan(paragraph: Paragraph, figures: list[Figure], printed: list[PrintedEqua
     for span in spans:
         skipped.append(SetAside(text=span.text, reason=span.reason, **where(span.start)))
     span_starts = [span.start for span in spans]  # in order, not overlapping
-    found_equations = _equations(paragraph)
+    found_equations = [eq for eq in _equations(paragraph)  # an equation struck through is withdrawn too
+                       if not _inside(spans, span_starts, eq.start, lambda span: span.end if span.reason == "struck"
+                                      else -1)]
     equation_starts = [eq.start for eq in found_equations]  # in order, not overlapping
     for eq in found_equations:
         printed.append(PrintedEquation(text=eq.text, printed=eq.printed, computed=eq.computed, holds=eq.holds,

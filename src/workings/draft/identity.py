@@ -6,7 +6,9 @@ A figure of a draft is a claim's figure in one of two ways:
   line wrapping, punctuation, case and articles are set aside and every figure (and every bare
   number) is masked, so that a figure the editor changed ("5 times" -> "8 times", "GiB" -> "GB")
   still finds its claim. One may be a part of the other (a sentence split differently), if the part
-  holds at least ``MIN_WORDS`` words. The figure must stand where the claim's figure stands in
+  holds at least ``MIN_WORDS`` words; a draft's sentence holding the claim's whole sentence is its
+  only if what it adds names nothing and turns nothing (``Shape.telling``: "It is simply false that
+  ...", "For Mistral-7B, ..." make another statement of it). The figure must stand where the claim's figure stands in
   ``said`` (the n-th masked place), so the three figures of one sentence find their three claims.
 - **the editor tied it** with a marker Markdown renderers leave invisible, right after the figure:
   ``128 heads<!-- claim: kv-bytes-per-token/qwen25-14b-head-size -->``. A marker ties the nearest

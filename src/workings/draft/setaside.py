@@ -69,6 +69,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                                  rf"|\b(?P<span3>{CARD})(?:{CARD_MODEL}|[ \t]++(?:GPU|card)\b)")),
     ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
                               r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
+    # struck-through text is text taken back ("~~80 GB~~", "<del>80 GB</del>"): its numbers are printed as withdrawn
+    ("struck", re.compile(r"~~(?=[^\s~])[^~\n]{1,2000}?(?<=[^\s~])~~|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)")),
     ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),
     ("heading", re.compile(r"(?i:\b\d++\s*+(?:min|minute)s?\s++read\b)")),
     ("vague", re.compile(r"(?i:\b(?:hundreds|thousands|millions|billions|dozens|tens|a\s++few|several)\s++"
