@@ -130,3 +130,18 @@ def test_struck_through_text_is_withdrawn_not_backed(report, struck):
     check = check_text(DRAFT.replace("So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token.", equation), report,
                        markdown=True)
     assert [f.text for f in check.figures if f.line == 6] == ["112 KiB"]
+
+
+def test_a_gb_the_record_reads_as_gib_is_ambiguous_in_the_draft(tmp_ledger):
+    """verify holds "27.5 GB" read as GiB (``reading: GiB``) with a note; check-draft called the figure
+    backed, though its own table says a figure holding only under another reading is ambiguous."""
+    tmp_ledger.claim("w/gib", 'said: "The weights come to 27.5 GB on disk."\nfigure: 27.5 GB\nreading: GiB\n'
+                              "label: estimate\ninputs:\n  v: 29527900160 B\nassumptions:\n  v: y\ncompute:\n  r: v\n")
+    report = tmp_ledger.verify()
+    assert not report.problems and report.claim("w/gib").status == "verified"
+    check = check_text("The weights come to 27.5 GB on disk.\n", report, issue="w", markdown=True)
+    figure = _figure(check, "27.5 GB")
+    assert figure.status == "ambiguous" and "reads this GB as GiB" in figure.reason, figure.reason
+    as_meant = check_text("The weights come to 27.5 GiB on disk.\n", report, issue="w", markdown=True)
+    fixed = _figure(as_meant, "27.5 GiB")  # what the working gives, while the record still prints GB
+    assert fixed.status == "drift" and "the record still prints 27.5 GB" in fixed.reason, fixed.reason

@@ -213,6 +213,12 @@ def verdict(figure: Figure, view: match.ClaimView, how: str, shown: str | None, 
         return made(status="drift", reason=f"the draft prints {figure.text}, which the working gives, but "
                     f"the record still prints {result.figure}: update its figure and said "
                     f"({result.file})")
+    read_as = result.comparison.unit if result.comparison else None
+    if status == "verified" and figure.unit and read_as and units.other_reading(figure.unit) == read_as:
+        # the record states "reading: GiB" for its "27.5 GB": verify holds it so, with a note; the draft's
+        # reader is told too ("holds only under another reading of its unit" is ambiguous)
+        return made(status="ambiguous", reason=f"the ledger reads this {figure.unit} as {read_as} (its record's "
+                    f"reading: {read_as}): {figure.unit} where {read_as} is meant?")
     if status == "verified":
         return made(status="backed", reason=f"its claim ({how_tied}) agrees")
     if status == "erratum":
