@@ -7,19 +7,19 @@ that: ``compute: {r: memory}`` over a literal ``memory: 999 GB`` has inputs and 
 **Numeric sensitivity.** Every step is evaluated again with one input perturbed; the input is a
 dependence when the result changes. The real run (``expr.evaluate``, with pint) has checked the units,
 so these runs walk the same parsed steps over magnitudes in base units (bits, tokens, ...), exact
-fractions with the engine's limits, at a few microseconds a run; a unit name stands for its size. Each input is tried with up to four perturbations (``2x + 1``, ``x/1000 - 1``,
-``1000x + 1``, ``-x - 1``, each in the input's own unit) until one changes the result; a perturbed
-run that fails (division by zero, a number too large) counts as a change, so an error can only make
-an input count, never hide one.
+fractions with the engine's limits, at a few microseconds a run; a unit name stands for its size. Each
+input the polynomial test (``_modular``) has not already shown to count is doubled (``2x + 1``, in the
+input's own unit); it counts if that changes the result. A perturbed run that fails (division by zero,
+a number too large) counts as a change, so an error can only make an input count, never hide one.
 
 What it detects, soundly (these results do not change under any perturbation, so no input they
 cancel can be counted): ``0 * x``, ``x * 0``, ``x ** 0``, ``x - x``, ``x / x``, ``(x + 1) - x``,
 ``x // x``, ``min(x, x) - x``, a step the result does not use, and every other way of writing a
-value that does not move with the input. What it can miss: a result that is constant only for the
-values near the recorded one but not for all of them (``min(x, 5)`` with ``x = 10`` changes when
-``x`` is divided by 1,000, so ``x`` counts); a piecewise result (``floor``, ``min``) that none of the
-four perturbations moves would be reported as not depending on the input, which errs towards
-``unchecked``, never towards ``verified``.
+value that does not move with the input. A piecewise result that doubling the input does not move
+(``max(x, 999)``, ``min(x, 40) + 8`` and ``floor(x / 1000) + 555`` at ``x = 48``) does not count it: the
+value there is the typed number, not the source's (until 3 Dec 2026 three more perturbations,
+``x/1000 - 1``, ``1000x + 1`` and ``-x - 1``, were tried, and any of them moving such a result made a
+typed 999 GB "recomputed" and verified). This errs towards ``unchecked``, never towards ``verified``.
 
 **Basis.** From the inputs a value depends on:
 
@@ -93,12 +93,11 @@ def depends_on(steps, env: dict, inputs, outputs) -> frozenset[str]:
     reference = _outputs(outputs, base)
     if reference is None:  # the recorded evaluation itself fails here: nothing to compare with
         return frozenset(inputs)
-    for name in rest:
-        for scale, shift in _PERTURBATIONS:
-            trial = _run(steps, {**fast, name: fast[name] * scale + shift}, (name, base))
-            if _outputs(outputs, trial) != reference:  # None (a failure) counts as a change
-                found.add(name)
-                break
+    scale, shift = _PERTURBATIONS[0]  # doubled: an input that moves the result only when multiplied by
+    for name in rest:                   # 1,000 or negated does not decide the value where it is
+        trial = _run(steps, {**fast, name: fast[name] * scale + shift}, (name, base))
+        if _outputs(outputs, trial) != reference:  # None (a failure) counts as a change
+            found.add(name)
     return frozenset(found)
 
 
