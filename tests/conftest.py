@@ -103,6 +103,8 @@ class TmpLedger:
             name = self.snapshot(raw if raw is not None else QWEN_CONFIG, "json" if fmt == "json" else "txt")
             text = (f"title: {source_id} config\ngrade: {grade}\nurl: https://example.org/{source_id}\n"
                     f"snapshot: {name}\nformat: {fmt}\n") + extra
+            if grade == "primary":  # the official bytes: read at a commit, which the record names
+                text += "retrieved: {commit: " + hashlib.sha1(source_id.encode()).hexdigest() + "}\n"
         path = self.root / "ledger" / "sources" / f"{source_id}.yaml"
         path.write_text(textwrap.dedent(text), encoding="utf-8")
         return path

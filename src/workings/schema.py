@@ -93,7 +93,9 @@ def source_schema() -> dict[str, Any]:
                 "properties": {"repo": _TEXT, "file": _TEXT, "revision": _TEXT}},
         "grade": {"enum": list(GRADES), "description": "How sure: what was seen and archived (most to least certain)."},
         "retrieved": {"type": "object", "additionalProperties": False,
-                      "properties": {"on": _TEXT, "how": _TEXT, "commit": _TEXT,
+                      "properties": {"on": _TEXT, "how": _TEXT,
+                                     "commit": {"type": "string", "pattern": "^([0-9a-f]{40}|[0-9a-f]{64})$",
+                                                "description": "The commit the archived bytes were read at."},
                                      "url": {"type": "string", "pattern": "^https?://"}}},
         "snapshot": {"type": "string", "pattern": "^[0-9a-f]{64}\\.[a-z0-9]{1,10}$",
                      "description": "<sha256 of the archived bytes>.<ext>, a file in ledger/snapshots/."},
@@ -119,6 +121,9 @@ def source_schema() -> dict[str, Any]:
         "if": {"properties": {"grade": {"const": "unarchived"}}},
         "then": {"not": {"anyOf": [{"required": ["snapshot"]}, {"required": ["values"]}]}},
         "else": {"required": ["snapshot"]},
+        # the official bytes are pinned: a primary source names the commit they were read at
+        "allOf": [{"if": {"properties": {"grade": {"const": "primary"}}},
+                   "then": {"required": ["retrieved"], "properties": {"retrieved": {"required": ["commit"]}}}}],
     })
 
 

@@ -8,6 +8,7 @@ that states it), a dotted path into JSON, or a ``"key": number`` pair in a confi
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import hashlib
 import json
@@ -29,6 +30,21 @@ SOURCE_KEYS = {"title", "publisher", "date", "url", "hub", "grade", "retrieved",
 FORMATS = ("json", "text")
 # retrieved.on: a date, or a time as refresh and source add write it, or "unknown" (said, never guessed).
 _WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
+# retrieved.commit: a git commit's id (SHA-1 or SHA-256), as the Hub and git print it.
+COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def _not_past(on: str) -> str | None:
+    """Why ``retrieved.on`` (a date or a UTC time, as ``_WHEN`` reads it) cannot be when the source was
+    read: no such day, or a day after today. Today is UTC's, with a day's slack for the time zones."""
+    try:
+        day = dt.date.fromisoformat(on[:10])
+    except ValueError:
+        return f"{on!r} is no day of the calendar"
+    today = dt.datetime.now(dt.timezone.utc).date()
+    if day > today + dt.timedelta(days=1):
+        return f"{on!r} is after today ({today.isoformat()}, UTC): a source cannot have been read in the future"
+    return None
 
 
 @frozen(kw_only=True)
@@ -101,6 +117,16 @@ class Source:
             on = retrieved.get("on")
             if on is not None and on != "unknown" and not _WHEN.fullmatch(on):
                 c.problem(("retrieved", "on"), f"expected a date (2026-11-29), a UTC time or 'unknown'; got {on!r}")
+            elif on is not None and on != "unknown" and (why := _not_past(on)):
+                c.problem(("retrieved", "on"), why)
+            commit = retrieved.get("commit")
+            if commit is not None and not COMMIT.fullmatch(commit):
+                c.problem(("retrieved", "commit"), f"expected the commit's id, 40 or 64 hex digits; got {commit!r}")
+        if grade == "primary" and not retrieved.get("commit"):
+            # "the official bytes" is a Hub file at a resolved commit or a file of the publisher's repository at
+            # a commit: a URL alone says nothing of which bytes, or whose, were read
+            c.problem(("grade",), "a primary source records the commit its bytes were read at (retrieved.commit, "
+                                  "40 or 64 hex digits); without one, grade it by what was seen (copy)")
         snapshot = c.text(("snapshot",), data.get("snapshot"), required=False, max_len=100)
         if snapshot is not None and not SNAPSHOT.fullmatch(snapshot):
             c.problem(("snapshot",), "expected <sha256 of the bytes>.<ext>, a file in ledger/snapshots/")
