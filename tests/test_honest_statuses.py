@@ -75,3 +75,48 @@ def test_a_primary_source_names_the_commit_its_bytes_were_read_at(tmp_path):
     assert "ok " not in next(line for line in done.stdout.splitlines() if "rt/mirror" in line)
     assert "ok " in next(line for line in done.stdout.splitlines() if "rt/pinned" in line)
     assert "pinned.yaml" not in done.stdout
+
+
+def test_within_is_an_approximation_not_any_number(tmp_path):
+    """``within: 100%`` accepted anything from 0 to twice the value: "1,000,000 layers" verified 48."""
+    led = _ledger(tmp_path)
+    led.claim("rt/within", 'said: "Qwen2.5-14B has 1,000,000 layers."\nfigure: "1,000,000"\nlabel: quoted\n'
+                           "within: 100%\ninputs:\n  n: qwen#num_hidden_layers\ncompute:\n  v: n\n")
+    led.claim("rt/about", 'said: "Qwen2.5-14B has about 50 layers."\nfigure: "50"\nlabel: quoted\n'
+                          "within: 5%\ninputs:\n  n: qwen#num_hidden_layers\ncompute:\n  v: n\n")
+    done = run(led.root, "verify", "--no-cache")
+    assert done.returncode == 2
+    assert ("claims/rt/within.yaml:4: within: 100% is no approximation: at most 20% (100% holds for anything from "
+            "0 to twice the figure); print the figure as the value rounds, or use bound:") in done.stdout
+    assert "ok " not in next(line for line in done.stdout.splitlines() if "rt/within" in line)
+    assert "ok " in next(line for line in done.stdout.splitlines() if "rt/about" in line)
+
+
+def test_a_bound_is_a_bound_the_sentence_prints(tmp_path):
+    """``bound: at-most`` on "Qwen2.5-14B has 4,800 layers." verified 48: the reader is told 4,800,
+    plainly. A bound needs its words beside the figure, in its direction."""
+    led = _ledger(tmp_path)
+    rest = "inputs:\n  n: qwen#num_hidden_layers\ncompute:\n  v: n\n"
+    led.claim("rt/plain", f'said: "Qwen2.5-14B has 4,800 layers."\nfigure: "4,800"\nlabel: quoted\n'
+                          f"bound: at-most\n{rest}")
+    led.claim("rt/wrong-way", f'said: "It has more than 4,800 layers."\nfigure: "4,800"\nlabel: quoted\n'
+                              f"bound: at-most\n{rest}")
+    led.claim("rt/no-more", f'said: "It has no more than 4,800 layers."\nfigure: "4,800"\nlabel: quoted\n'
+                            f"bound: at-least\n{rest}")
+    led.claim("rt/up-to", f'said: "It has up to 4,800 layers."\nfigure: "4,800"\nlabel: quoted\nbound: at-most\n{rest}')
+    led.claim("rt/or-more", f'said: "It has 40 layers or more."\nfigure: "40"\nlabel: quoted\nbound: at-least\n{rest}')
+    led.claim("rt/also", f'said: "It has 40 layers."\nalso_said: ["At least 40 layers, that is."]\nfigure: "40"\n'
+                         f"label: quoted\nbound: at-least\n{rest}")
+    led.claim("rt/range", f'said: "It has 40 to 60 layers."\nfigure: "40"\nlabel: quoted\nbound: at-least\n{rest}')
+    done = run(led.root, "verify", "--no-cache")
+    assert done.returncode == 2
+    upper = "(at most, up to, less than, under, ≤, 'or less')"
+    lower = "(at least, more than, over, ≥, '90+', 'or more')"
+    for claim, bound, side, words in (("plain", "at-most", "an upper", upper),
+                                      ("wrong-way", "at-most", "an upper", upper),
+                                      ("no-more", "at-least", "a lower", lower)):
+        assert (f"claims/rt/{claim}.yaml:4: bound: {bound} compares the figure as {side} bound, but no sentence "
+                f"prints 4,800 as one {words}: a figure stated plainly is compared as printed") in done.stdout
+        assert "ok " not in next(line for line in done.stdout.splitlines() if f"rt/{claim}" in line)
+    for claim in ("up-to", "or-more", "also", "range"):  # a range's low end, as `new --from-draft` writes it
+        assert "ok " in next(line for line in done.stdout.splitlines() if f"rt/{claim}" in line), claim

@@ -101,6 +101,8 @@ REFUSED_BY_BOTH = [
     'said: x is 48.\nfigure: "48"\nlabel: derived\nnotes: no\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
     'id: a/../b\nsaid: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
     'said: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\nround: up\n',
+    'said: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n'
+    'within: 100%\n',  # no approximation: anything from 0 to twice the figure would hold
 ]
 ACCEPTED_BY_BOTH = [
     'said: "Its config.json gives 48 layers."\nfigure: "48"\nlabel: quoted\ninputs: {layers: qwen#num_hidden_layers}\n'
