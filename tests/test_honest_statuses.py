@@ -120,3 +120,82 @@ def test_a_bound_is_a_bound_the_sentence_prints(tmp_path):
         assert "ok " not in next(line for line in done.stdout.splitlines() if f"rt/{claim}" in line)
     for claim in ("up-to", "or-more", "also", "range"):  # a range's low end, as `new --from-draft` writes it
         assert "ok " in next(line for line in done.stdout.splitlines() if f"rt/{claim}" in line), claim
+
+
+GPU_MEASUREMENT = """\
+claim: {claim}
+command: workings probe --device cuda
+date: '2026-12-01'
+details:
+  shape: {{batch: 1, dtype: bfloat16, head_dim: 128, heads: 40, kv_heads: {kv_heads}, layers: {layers}}}
+device: {{allocator: cuda-caching, memory_bytes: 150109880320, name: NVIDIA H200, type: cuda}}
+estimate: {{unit: B/token, value: '{value}'}}
+format: 1
+measures: per_token
+probe: kv-bytes
+relation: equal
+result: {{unit: B/token, value: '{value}'}}
+samples: [{{tokens: 1024, requested_bytes: 1, measured_bytes: 1, rounding_bytes: 0}}]
+software: {{cuda: '13.0', driver: 580.159.04, python: 3.12.3, torch: 2.11.0+cu130}}
+tolerance: '0'
+"""
+
+
+def _measurement(led: TmpLedger, claim: str, *, value: str = "196608", layers: int = 48, kv_heads: int = 8,
+                 edit: tuple[str, str] = ("", "")) -> str:
+    name = f"ledger/measurements/{claim}--cuda-nvidia-h200--2026-12-01.yaml"
+    path = led.root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = GPU_MEASUREMENT.format(claim=claim, value=value, layers=layers, kv_heads=kv_heads)
+    path.write_text(text.replace(*edit) if edit[0] else text)
+    return name
+
+
+def test_a_gpu_measurement_whose_own_fields_say_cpu_is_refused(tmp_path):
+    """``type: cuda`` beside ``cuda: 'none'``, a ``+cpu`` torch or ``--device cpu`` was shown as measured
+    "on GPU (NVIDIA H200)"."""
+    for edit, line, key, message in (
+            (("cuda: '13.0'", "cuda: 'none'"), 14, "software.cuda",
+             "a cuda measurement records the CUDA version it ran with (12.8); 'none' says it had none"),
+            (("torch: 2.11.0+cu130", "torch: 2.13.0+cpu"), 14, "software.torch",
+             "torch 2.13.0+cpu is a build without CUDA: it cannot have measured on a GPU"),
+            (("--device cuda", "--device cpu"), 2, "command",
+             "the command ran the probe with --device cpu: it is not a GPU measurement")):
+        led = TmpLedger(tmp_path / key).qwen()
+        name = _measurement(led, "kv/per-token", edit=edit)
+        done = run(led.root, "verify", "--no-cache")
+        assert done.returncode == 2, key
+        assert f"{name}:{line}: {key}: {message}" in done.stdout
+        assert "on GPU" not in done.stdout
+
+
+def test_a_measurement_counts_only_for_a_claim_whose_probe_it_measured(tmp_path):
+    """A measurement filed for a claim with no ``probe:`` made a typed number 'measured' and verified;
+    a real one copied with its ``claim:`` changed measured another claim's cache."""
+    led = _ledger(tmp_path)
+    led.claim("rt/typed", 'said: "Llama-X keeps 999,424 bytes per token."\nfigure: 999,424 B/token\n'
+                          "label: measured\ncompute:\n  per_token: 999424 * B / token\n")
+    typed = _measurement(led, "rt/typed", value="999424")
+    # the per-token formula kv-bytes measures without a probe: key; this cache has 24 layers of 16 KV
+    # heads, another model's, whose bytes per token are the same 196,608
+    other = _measurement(led, "kv/per-token", layers=24, kv_heads=16)
+    done = run(led.root, "verify", "--no-cache")
+    assert done.returncode == 2
+    assert (f"{typed}:1: claim: this measurement is not of this claim: 'rt/typed' has no probe: key (nor is it "
+            "the per-token formula over layers, kv_heads, head_dim and value_bytes that kv-bytes measures without "
+            "one): nothing says what a measurement of it builds, so none counts for it") in done.stdout
+    assert (f"{other}:5: details.shape.layers: this measurement is not of this claim: the measured cache has "
+            "layers 24, but the claim's probe builds 48: it measured another model's cache") in done.stdout
+    for claim in ("rt/typed", "kv/per-token"):
+        row = next(line for line in done.stdout.splitlines() if line.rstrip().endswith(claim))
+        assert row.startswith("ERROR") and "measured" not in row, row
+    assert "on GPU" not in done.stdout
+
+
+def test_the_measurement_of_a_claim_s_own_probe_still_counts(tmp_path):
+    """The same record, of the claim's own cache, is beside it and agrees."""
+    led = _ledger(tmp_path)
+    _measurement(led, "kv/per-token")
+    done = run(led.root, "verify", "--no-cache")
+    assert done.returncode == 0, done.stdout
+    assert "measured 196,608 B/token on GPU (NVIDIA H200): agrees, exactly as estimated" in done.stdout
