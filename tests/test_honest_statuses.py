@@ -199,3 +199,26 @@ def test_the_measurement_of_a_claim_s_own_probe_still_counts(tmp_path):
     done = run(led.root, "verify", "--no-cache")
     assert done.returncode == 0, done.stdout
     assert "measured 196,608 B/token on GPU (NVIDIA H200): agrees, exactly as estimated" in done.stdout
+
+
+def test_a_declared_value_is_in_the_unit_its_passage_states(tmp_path):
+    """``{value: "1,010,000 GB", passage: "... Full 1,010,000 tokens"}`` backed a figure in GB: the
+    passage's number was checked, its unit never."""
+    led = _ledger(tmp_path)
+    name = led.snapshot(b"Context Length: Full 1,010,000 tokens and generation 8192 tokens. It has 48 layers.\n",
+                        "txt")
+    led.source("card", f"title: A model card\nurl: https://example.org/card\ngrade: transcription\nsnapshot: {name}\n"
+                       "values:\n"
+                       '  memory: {value: "1,010,000 GB", passage: "Context Length: Full 1,010,000 tokens"}\n'
+                       '  depth: {value: "48 GB", passage: "It has 48 layers."}\n'
+                       '  window: {value: "1,010,000 token", passage: "Context Length: Full 1,010,000 tokens"}\n')
+    led.claim("rt/memory", 'said: "The model needs 1,010,000 GB of memory."\nfigure: 1,010,000 GB\nlabel: quoted\n'
+                           "inputs:\n  m: card#memory\ncompute:\n  v: m\n")
+    done = run(led.root, "verify", "--no-cache")
+    assert done.returncode == 2
+    assert ("ledger/sources/card.yaml:6: values.memory.value: the passage prints 1,010,000 tokens (token), not GB "
+            "(information): a value is in the unit its passage states it in") in done.stdout
+    assert ("ledger/sources/card.yaml:7: values.depth.value: the passage prints 48 layers (a count of layers), "
+            "not GB (information): a value is in the unit its passage states it in") in done.stdout
+    assert "values.window" not in done.stdout
+    assert "ok " not in next(line for line in done.stdout.splitlines() if "rt/memory" in line)
