@@ -295,6 +295,8 @@ def prints_bound(sentence: str, figure: Figure, bound: str) -> bool:
     figure as a bound; a sentence that states the figure plainly ("4,800 layers") gives it none."""
     text, _ = _ascii_digits(sentence)
     text = re.sub(r"\s+", " ", text)
+    before: tuple[re.Pattern[str], ...]
+    after: tuple[re.Pattern[str], ...]
     if bound == "at-least":
         before, after = (_LOWER_BEFORE, _LOW_END_BEFORE), (_LOWER_AFTER, _LOW_END_AFTER)
     else:
