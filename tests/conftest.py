@@ -71,6 +71,10 @@ compute:
   per_token: 2 * layers * kv_heads * head_dim * value_bytes / token
 """
 
+# The cache PER_TOKEN's kv-bytes probe builds (the per-token formula over layers, kv_heads, head_dim and
+# value_bytes, with query heads), as a measurement of it records it in details.shape.
+PER_TOKEN_SHAPE = {"batch": 1, "dtype": "bfloat16", "head_dim": 128, "heads": 40, "kv_heads": 8, "layers": 48}
+
 FULL_WINDOW = """\
 said: "At the full window, one chat needs 198.6 GB of cache."
 figure: 198.6 GB
@@ -103,6 +107,8 @@ class TmpLedger:
             name = self.snapshot(raw if raw is not None else QWEN_CONFIG, "json" if fmt == "json" else "txt")
             text = (f"title: {source_id} config\ngrade: {grade}\nurl: https://example.org/{source_id}\n"
                     f"snapshot: {name}\nformat: {fmt}\n") + extra
+            if grade == "primary":  # the official bytes: read at a commit, which the record names
+                text += "retrieved: {commit: " + hashlib.sha1(source_id.encode()).hexdigest() + "}\n"
         path = self.root / "ledger" / "sources" / f"{source_id}.yaml"
         path.write_text(textwrap.dedent(text), encoding="utf-8")
         return path

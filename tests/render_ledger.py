@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from conftest import PER_TOKEN, TmpLedger
+from conftest import PER_TOKEN, PER_TOKEN_SHAPE, TmpLedger
 
 BLOG = b"""Qwen2.5-1M, the blog post (excerpt)
 
@@ -136,5 +136,6 @@ def write_ledger(ledger: TmpLedger) -> TmpLedger:
         software=Software(torch="2.13.0+cpu", python="3.11.7"),
         command="workings probe kv/per-token --device cpu", date="2026-11-29",
         samples=({"tokens": 16, "requested_bytes": 3_145_728, "measured_bytes": 3_145_728, "rounding_bytes": 0},),
+        details={"shape": PER_TOKEN_SHAPE},
     ), ledger.root)
     return ledger

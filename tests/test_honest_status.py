@@ -196,10 +196,16 @@ def test_a_check_rests_on_what_its_sides_depend_on(tmp_ledger):
 def test_an_agreeing_measurement_backs_a_figure_resting_on_assumptions(tmp_ledger):
     from tests.test_measured_beside import write
 
-    tmp_ledger.claim("kv/per-token", 'said: x is 196,608.\nfigure: 196,608 B/token\nlabel: derived\ninputs:\n  b: 196608 B\n'
-                     "assumptions:\n  b: the sum\ncompute:\n  per_token: b / token\n")
+    typed = ('said: x is 196,608.\nfigure: 196,608 B/token\nlabel: derived\ninputs:\n  b: 196608 B\n'
+             "assumptions:\n  b: the sum\ncompute:\n  per_token: b / token\n")
+    tmp_ledger.claim("kv/per-token", typed)
     assert tmp_ledger.verify().claim("kv/per-token").status == "unchecked"
-    write(tmp_ledger)
+    write(tmp_ledger)  # a claim with no probe: nothing says what its measurement built: refused
+    claim = tmp_ledger.verify().claim("kv/per-token")
+    assert (claim.status, claim.measurements) == ("error", ()) and "has no probe: key" in claim.reason
+    # with the probe that builds the measured cache (its shape, as the record says), it counts
+    tmp_ledger.claim("kv/per-token", typed + "probe: {kind: kv-bytes, layers: 48, kv_heads: 8, head_dim: 128, "
+                                             "heads: 40}\n")
     claim = tmp_ledger.verify().claim("kv/per-token")
     assert (claim.status, claim.basis) == ("verified", "measured")
     write(tmp_ledger, estimate="196600")  # a stale measurement backs nothing

@@ -531,11 +531,11 @@ def test_a_relations_erratum_needs_two_significant_digits(tmp_path):
 # --- a measurement that disagrees with its estimate fails verify, and is listed even with -q ------------
 
 def _measured(led: TmpLedger, result: str, estimate: str = "196608") -> None:
-    from tests.test_measured_beside import MEASUREMENT
+    from tests.test_measured_beside import MEASUREMENT, SHAPE
 
     folder = led.root / "ledger" / "measurements" / "kv"
     folder.mkdir(parents=True, exist_ok=True)
-    text = MEASUREMENT.format(claim="kv/per-token", estimate=estimate).replace(
+    text = MEASUREMENT.format(claim="kv/per-token", estimate=estimate, shape=SHAPE).replace(
         "result: {unit: B/token, value: '196608'}", f"result: {{unit: B/token, value: '{result}'}}")
     (folder / "per-token--cpu--2026-11-29.yaml").write_text(text)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from tests.conftest import PER_TOKEN
+from tests.conftest import PER_TOKEN, PER_TOKEN_SHAPE
 
 MEASUREMENT = """\
 claim: {claim}
 command: workings probe kv/per-token --device cpu
 date: '2026-11-29'
+details: {{shape: {shape}}}
 device: {{allocator: storage, memory_bytes: 1000, name: test cpu, type: cpu}}
 estimate: {{unit: B/token, value: '{estimate}'}}
 format: 1
@@ -20,12 +21,14 @@ software: {{cuda: null, driver: null, python: 3.11.7, torch: 2.13.0+cpu}}
 tolerance: '0'
 """
 
+SHAPE = "{" + ", ".join(f"{k}: {v}" for k, v in PER_TOKEN_SHAPE.items()) + "}"
+
 
 def write(tmp_ledger, claim="kv/per-token", estimate="196608"):
     folder = tmp_ledger.root / "ledger" / "measurements" / "kv"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{claim.split('/')[-1]}--cpu--2026-11-29.yaml").write_text(
-        MEASUREMENT.format(claim=claim, estimate=estimate))
+        MEASUREMENT.format(claim=claim, estimate=estimate, shape=SHAPE))
 
 
 def test_a_cpu_measurement_is_shown_beside_the_estimate_and_never_as_gpu(tmp_ledger):

@@ -51,7 +51,8 @@ def test_a_cpu_run_cannot_read_as_a_gpu_measurement():
         Device(type="cpu", name="H100", memory_bytes=1, allocator="cuda-caching")
     with pytest.raises(MeasurementError, match="must record the CUDA version"):
         measurement(device=GPU)
-    gpu = measurement(device=GPU, software=Software(torch="2.13.0", python="3.11.7", cuda="12.8", driver="570.1"))
+    gpu = measurement(device=GPU, software=Software(torch="2.13.0", python="3.11.7", cuda="12.8", driver="570.1"),
+                      command="workings probe kv/per-token --device cuda")
     assert gpu.device.label == "GPU (NVIDIA H100 80GB HBM3)"
     assert gpu.filename == "kv/per-token--cuda-nvidia-h100-80gb-hbm3--2026-11-29.yaml"
 

@@ -101,6 +101,8 @@ REFUSED_BY_BOTH = [
     'said: x is 48.\nfigure: "48"\nlabel: derived\nnotes: no\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
     'id: a/../b\nsaid: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n',
     'said: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\nround: up\n',
+    'said: x is 48.\nfigure: "48"\nlabel: derived\ninputs: {layers: qwen#num_hidden_layers}\ncompute: {r: layers}\n'
+    'within: 100%\n',  # no approximation: anything from 0 to twice the figure would hold
 ]
 ACCEPTED_BY_BOTH = [
     'said: "Its config.json gives 48 layers."\nfigure: "48"\nlabel: quoted\ninputs: {layers: qwen#num_hidden_layers}\n'
@@ -137,6 +139,8 @@ def test_schema_and_loader_both_accept(tmp_ledger, text):
     ("title: t\ngrade: unarchived\nurl: ftp://example.org/a\n", True),   # http(s) only
     ("title: t\ngrade: official\nurl: https://example.org/a\n", True),   # unknown grade
     ("title: t\ngrade: unarchived\nretrieved: {on: 2026-11-30}\n", True),  # YAML 1.1: bare on is true
+    (f"title: t\ngrade: primary\nsnapshot: {'a' * 64}.txt\n", True),    # primary names its commit
+    (f"title: t\ngrade: primary\nsnapshot: {'a' * 64}.txt\nretrieved: {{commit: abc123}}\n", True),
 ])
 def test_source_schema_and_loader_agree(tmp_ledger, text, refused):
     assert bool(list(VALIDATORS["source"].iter_errors(yaml.safe_load(text)))) == refused

@@ -169,11 +169,20 @@ def test_a_local_file_is_a_copy_retrieved_on_an_unknown_date_unless_stated(tmp_l
     claim = verify(tmp_ledger.root).claim("kv/per-token")
     assert (claim.status, claim.grade) == ("verified", "copy")
 
-    dated = add(tmp_ledger.root, "--file", str(held), "--id", "qwen-held-2", "--retrieved", "2026-11-29",
-                "--url", "https://example.org/config.json", "--how", "sent by the publisher", "--grade", "primary")
+    # primary is the official bytes: a file of the publisher's repository at a commit, which the record
+    # names; a file sent without one is refused as primary (nothing written) and is a copy
+    before = tree(tmp_ledger.root)
+    sent = ["--file", str(held), "--id", "qwen-held-2", "--retrieved", "2026-11-29",
+            "--url", "https://example.org/config.json", "--how", "sent by the publisher", "--grade", "primary"]
+    refused = add(tmp_ledger.root, *sent)
+    assert refused.exit_code == 2 and "give --commit SHA" in refused.output and "or grade it copy" in refused.output
+    assert tree(tmp_ledger.root) == before
+    commit = "24544163a9013ea385ca43dc31aa23458ca2008b"
+    dated = add(tmp_ledger.root, *sent, "--commit", commit)
     assert dated.exit_code == 0, dated.output
     rec2 = record(tmp_ledger.root, "qwen-held-2")
     assert rec2["retrieved"]["on"] == "2026-11-29" and rec2["grade"] == "primary"
+    assert rec2["retrieved"]["commit"] == commit and f"commit {commit}" in dated.output
     assert "already there, same bytes" in dated.output  # one snapshot for both records
 
 
@@ -186,6 +195,9 @@ def test_a_local_file_is_a_copy_retrieved_on_an_unknown_date_unless_stated(tmp_l
      "passage"),
     ([], "give REPO FILE"),
     (["https://example.org/x", "--how", "typed"], "go with --file"),
+    (["https://example.org/x", "--commit", "24544163a9013ea385ca43dc31aa23458ca2008b"], "go with --file"),
+    (["--file", "FILE", "--url", "https://example.org/x", "--how", "x", "--commit", "abc123"], "40 or 64"),
+    (["--file", "FILE", "--url", "https://example.org/x", "--how", "x", "--retrieved", "2099-01-01"], "after today"),
 ])
 def test_bad_requests_are_refused_with_a_reason_and_write_nothing(tmp_ledger, tmp_path, args, message):
     held = tmp_path / "held.txt"

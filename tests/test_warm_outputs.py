@@ -77,7 +77,7 @@ def test_a_warm_run_formats_only_the_claims_that_changed_and_writes_a_cold_runs_
 
     # a source record (its grade is part of every claim resting on it): the claims reading it
     source = root / "ledger" / "sources" / "bench-cfg-1.yaml"
-    source.write_text(source.read_text().replace("grade: copy", "grade: primary"))
+    source.write_text(source.read_text().replace("grade: copy", "grade: transcription"))
     done = stats(root, cache_dir)
     assert done.ids == chain(10, 19) and done.formatted == 10
     same_as_cold(root, tmp_path, cache_dir, "source")

@@ -358,6 +358,8 @@ def source() -> None:
 @click.option("--url", "url", default=None, help="With --file: the address the file came from.")
 @click.option("--how", default=None, help="With --file: how it was obtained.")
 @click.option("--retrieved", default=None, metavar="DATE", help="With --file: when it was obtained [default: unknown].")
+@click.option("--commit", default=None, metavar="SHA",
+              help="With --file: the commit of the publisher's repository the file was read at (needed for primary).")
 @click.option("--grade", type=click.Choice(["primary", "copy", "transcription", "paraphrase"]), default=None,
               help="What was seen [default: Hub file primary, web page transcription, local file copy].")
 @click.option("--passage", "passages", multiple=True, metavar="TEXT", help="A passage relied on; it must occur in the archived text (repeatable).")
@@ -368,8 +370,8 @@ def source() -> None:
 @click.option("--notes", default=None, help="Why the grade is what it is, or anything a reader should know.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Seconds to wait for each request.")
 @root_option
-def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retrieved, grade, passages, values, title,
-               publisher, notes, timeout, root: Path) -> None:
+def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retrieved, commit, grade, passages, values,
+               title, publisher, notes, timeout, root: Path) -> None:
     """Add a source: a Hub file (REPO FILE), a web page (URL), or a local file (--file PATH --url URL --how TEXT).
 
     Archives the bytes as ledger/snapshots/<sha256>.<ext>, writes ledger/sources/ID.yaml with its grade
@@ -385,11 +387,11 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
     elif file is None and len(where) == 1:
         problem, request = None, Request(url=where[0])
     elif file is not None:
-        problem, request = None, Request(file=file, url=url, how=how, retrieved=retrieved)
+        problem, request = None, Request(file=file, url=url, how=how, retrieved=retrieved, commit=commit)
     else:
         problem = "give REPO FILE (a Hub file), URL (a web page), or --file PATH --url URL --how TEXT"
-    if problem is None and file is None and (how or retrieved or url):
-        problem = "--url, --how and --retrieved go with --file (a fetched source records them itself)"
+    if problem is None and file is None and (how or retrieved or url or commit):
+        problem = "--url, --how, --retrieved and --commit go with --file (a fetched source records them itself)"
     if problem:
         _error(problem)
         sys.exit(2)

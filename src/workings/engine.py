@@ -25,7 +25,7 @@ from .dtypes import bytes_per_value
 from .errors import LedgerError, Problem
 from .figures import format_number, read_figure
 from .frozen import frozen
-from .loader import BadRecord, Ledger
+from .loader import MEASUREMENTS_DIR, BadRecord, Ledger
 from .models import GRADES, Claim, Erratum, Input, Step
 from .report import Citation, ClaimResult, InputResult, Message, Quantity, Report, SourceResult, StepResult
 from .sources import number_value
@@ -287,6 +287,7 @@ class _Evaluation:
         self.steps: list[StepResult] = []
         self.status: str | None = None  # set early by an input that decides it
         self.where: tuple[str, ...] = ("compute",)  # the key being evaluated, for an unexpected failure's message
+        self.refused: list[str] = []  # the measurements of this claim that measured something else
 
     def problem(self, kind: str, text: str, *path: str | int) -> None:
         self.messages.append(Message(kind=kind, text=text, file=self.claim.file,
@@ -322,17 +323,42 @@ class _Evaluation:
                 return self.finish("error", None), None
             env[step.name] = value
             self.steps.append(self.step_result(step, value))
+        measured = [m for m in self.ledger.measurements if m.claim == claim.id]
+        if measured:  # only a measurement of what the claim's probe asks for counts
+            measured = self.measured(measured, env)
         # what the value is computed from decides whether anything backs it (dependence.py)
         self.dependence = dependence.analyse(
             claim, inputs_env, dict(env), cites=self.cites, steps=self.steps,
             upstream={i.claim: self.done[i.claim][0].basis for i in claim.inputs
                       if i.kind == "claim" and i.claim is not None},
-            measurements=[m for m in self.ledger.measurements if m.claim == claim.id], known=self.stepped)
+            measurements=measured, known=self.stepped)
         result, value = self.compare(value, env)
         # claims built on an unchecked figure are unchecked too, except one resting on stated
         # assumptions: its value is an assumption theirs can rest on, and it counts as one there
         passed = result.status != "unchecked" or self.dependence.basis == "assumptions-only"
         return result, (value if passed else None)
+
+    def measured(self, measured: list[Measurement], env: dict[str, units.Value]) -> list[Measurement]:
+        """The measurements of this claim that measured what its probe asks for; each other one is an
+        error naming its file, line and key (``measurements.refusal``), and the claim's status is error.
+        One of an estimate the claim no longer computes is stale (shown so, backing nothing): the claim
+        changed since, and its probe may have too."""
+        from types import SimpleNamespace
+
+        from .measurements import beside, refusal  # no torch: the record and the claim's probe: key only
+
+        kept = []
+        now = SimpleNamespace(steps=tuple(self.steps))  # as much of a ClaimResult as beside() reads
+        for m in measured:
+            why = None if beside(m, now).stale is not None else refusal(m, self.claim, env)  # type: ignore[arg-type]
+            if why is None:
+                kept.append(m)
+                continue
+            key, text = why
+            self.refused.append(m.filename)
+            self.messages.append(Message(kind="error", text=f"this measurement is not of this claim: {text}",
+                                         file=f"{MEASUREMENTS_DIR}/{m.filename}", line=m.line_of(key), key=key))
+        return kept
 
     def step(self, tree: ast.Expression, env: dict[str, units.Value]) -> units.Value:
         """``expr.evaluate(tree, env)``, once per tree and the very values it reads: records share
@@ -559,6 +585,8 @@ class _Evaluation:
     def finish(self, status: str, value: units.Value, reason: str | None = None) -> ClaimResult:
         claim = self.claim
         found = getattr(self, "dependence", None)
+        if self.refused and status != "error":  # a measurement filed for it that measured something else
+            status, reason = "error", None
         if found is not None and status in ("verified", "erratum") and not dependence.backed(found, claim.label):
             reason = dependence.why_unbacked(found, claim.label, self.cites)
             self.messages.append(Message(kind="unchecked", text=reason))
@@ -663,6 +691,9 @@ def _with_links(result: ClaimResult, ledger: Ledger, sources: frozenset[str], us
     grades = [ledger.sources[s].grade for s in sources if s in ledger.sources]
     grade = max(grades, key=GRADES.index) if grades else None
     measurements: tuple[Beside, ...] = ()
+    if measured and result.status == "error":  # one its evaluation refused is not shown beside it
+        refused = {m.file for m in result.messages if m.kind == "error"}
+        measured = [m for m in measured if f"{MEASUREMENTS_DIR}/{m.filename}" not in refused]
     if measured:
         from .measurements import beside  # no torch: the record and its comparison only
 

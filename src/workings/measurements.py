@@ -7,18 +7,26 @@ show each measurement beside the estimate it tests.
 A measurement carries its device ``type`` (``cpu`` or ``cuda``). Whether it reads as a GPU
 measurement is decided by that type alone, and the type is tied to the rest of the record: a
 ``cpu`` record has no CUDA or driver version and no CUDA allocator, and its file name says
-``--cpu--``. A probe that did not run on a GPU cannot be labelled as one.
+``--cpu--``. A probe that did not run on a GPU cannot be labelled as one, and a ``cuda`` record whose
+own fields say otherwise (``cuda: 'none'``, a ``+cpu`` build of torch, ``--device cpu`` in its
+command) is refused.
+
+A measurement counts for its claim only where it measured what the claim's probe asks for
+(``refusal``): the claim has a ``probe:`` key or is the per-token formula kv-bytes measures without
+one (``probespec.implied_spec``), and the record's probe, step, shape and format are the claim's.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import field
+from dataclasses import field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
+
+import datetime as dt
 
 from .frozen import frozen
 from .errors import LedgerError, Problem
@@ -41,6 +49,8 @@ _NUMBER = re.compile(r"-?\d{1,200}(/[1-9]\d{0,199})?", re.ASCII)  # 0-9 only: Py
 PROBE_RELATION = {"kv-bytes": "equal", "quant": "equal", "fit": "at-most"}
 MAX_QUANT_TOLERANCE = Fraction(1, 10)  # a quant claim's own `within:`, at most 10%
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_VERSION = re.compile(r"\d+(?:\.\d+)*")  # CUDA as torch.version.cuda prints it: 12.8, 13.0
+_CPU_COMMAND = re.compile(r"--device(?:\s+|=)['\"]?cpu\b")
 
 
 class MeasurementError(LedgerError):
@@ -196,6 +206,10 @@ class Measurement:
     date: str
     samples: tuple[dict[str, Any], ...]
     details: dict[str, Any] = field(default_factory=dict)
+    doc: Document | None = field(default=None, compare=False, repr=False)  # the file read, for a key's line
+
+    def line_of(self, key: str) -> int:
+        return self.doc.line(*key.split(".")) if self.doc is not None and key else 1
 
     def __post_init__(self) -> None:
         if self.probe not in PROBES:
@@ -219,6 +233,24 @@ class Measurement:
                                    "it must not read as a GPU measurement")
         if self.device.is_gpu and not self.software.cuda:
             raise MeasurementError("software.cuda", "a cuda measurement must record the CUDA version")
+        if self.device.is_gpu:  # the record's own fields must not say it ran without a GPU
+            self._ran_on_a_gpu()
+
+    def _ran_on_a_gpu(self) -> None:
+        cuda = self.software.cuda or ""
+        if not _VERSION.fullmatch(cuda):
+            raise MeasurementError("software.cuda", f"a cuda measurement records the CUDA version it ran with "
+                                   f"(12.8); {cuda!r} says it had none")
+        if self.software.torch.endswith("+cpu"):
+            raise MeasurementError("software.torch", f"torch {self.software.torch} is a build without CUDA: "
+                                   "it cannot have measured on a GPU")
+        if _CPU_COMMAND.search(self.command):
+            raise MeasurementError("command", "the command ran the probe with --device cpu: it is not a GPU "
+                                   "measurement")
+        where = self.details.get("tensor_device")
+        if where is not None and where != "cuda":
+            raise MeasurementError("details.tensor_device", f"the cache was built on {where!r}, not on the GPU: "
+                                   "it is not a GPU measurement")
 
     @property
     def filename(self) -> str:
@@ -381,7 +413,77 @@ def load_measurement(doc: Document) -> tuple[Measurement | None, list[Problem]]:
         expected = f"{MEASUREMENTS_DIR}/{measurement.filename}"
         if doc.file != expected and not doc.file.endswith("/" + expected):
             raise MeasurementError("", f"file name must be {expected!r}: the claim, device and date it holds")
+        _not_after_today(measurement.date)
     except MeasurementError as exc:
         path = tuple(exc.key.split(".")) if exc.key else ()
         return None, [Problem(file=doc.file, line=doc.line(*path), key=exc.key, message=str(exc))]
-    return measurement, []
+    return replace(measurement, doc=doc), []
+
+
+def _not_after_today(date: str) -> None:
+    """A measurement is of a day that has come (UTC, a day's slack for the time zones)."""
+    try:
+        day = dt.date.fromisoformat(date)
+    except ValueError:
+        raise MeasurementError("date", f"{date!r} is no day of the calendar") from None
+    today = dt.datetime.now(dt.timezone.utc).date()
+    if day > today + dt.timedelta(days=1):
+        raise MeasurementError("date", f"{date!r} is after today ({today.isoformat()}, UTC): nothing was "
+                               "measured then yet")
+
+
+def refusal(measurement: Measurement, claim: Any, values: dict[str, Any]) -> tuple[str, str] | None:
+    """Why ``measurement`` does not measure ``claim`` (its key and the reason), or None when it does.
+
+    ``values``: the claim's inputs and steps by name, as evaluated. What the record says it measured
+    must be what the claim's probe asks for: the probe's kind, the step it compares, and the cache
+    built (the shape's layers, KV heads, head size, query heads and dtype; a quant probe's format).
+    A shape number the claim's probe takes from another claim (``claim:<id>#name``) is not compared
+    here: that claim's values are not this claim's to read."""
+    from .probespec import ProbeSpecError, ProbeSpec, implied_spec
+
+    try:
+        spec = ProbeSpec.from_dict(claim.probe) if claim.probe else implied_spec(claim, values)
+    except (ProbeSpecError, LedgerError):
+        spec = None
+    if spec is None:
+        return "claim", (f"{claim.id!r} has no probe: key (nor is it the per-token formula over layers, kv_heads, "
+                         "head_dim and value_bytes that kv-bytes measures without one): nothing says what a "
+                         "measurement of it builds, so none counts for it")
+    if measurement.probe != spec.kind:
+        return "probe", f"the claim's probe is {spec.kind}, not {measurement.probe}: it measured something else"
+    step = spec.measures or (claim.compute[-1].name if claim.compute else None)
+    if measurement.measures != step:
+        return "measures", f"the claim's probe measures {step!r}, not {measurement.measures!r}"
+    shape = measurement.details.get("shape")
+    if not isinstance(shape, dict):
+        return "details.shape", ("the record does not say what cache it built (details.shape, as workings probe "
+                                 "writes it), so nothing ties it to the claim's probe")
+    wanted: dict[str, Any] = {"dtype": spec.dtype}
+    for key in ("layers", "kv_heads", "head_dim", "heads"):
+        ref = getattr(spec, key)
+        if ref is None:
+            wanted[key] = None
+        elif ref.literal is not None:
+            wanted[key] = ref.literal
+        elif ref.claim is None or ref.claim == claim.id:
+            wanted[key] = _whole(values.get(ref.name))
+    for key, want in wanted.items():
+        if shape.get(key) != want:
+            return f"details.shape.{key}", (f"the measured cache has {key} {shape.get(key)!r}, but the claim's "
+                                            f"probe builds {want!r}: it measured another model's cache")
+    if spec.kind == "quant" and measurement.details.get("format") != spec.format:
+        return "details.format", (f"the measured format is {measurement.details.get('format')!r}, but the claim's "
+                                  f"probe is {spec.format!r}")
+    return None
+
+
+def _whole(value: Any) -> int | None:
+    """A shape number as the probe builds it: a positive whole number, else None (nothing it built)."""
+    from . import units
+
+    try:
+        number = units.convert(value, "")
+    except (LedgerError, TypeError, AttributeError):
+        return None
+    return int(number) if number.denominator == 1 and number >= 1 else None

@@ -33,6 +33,8 @@ GRADE_MEANING = {
 }
 GRADES = tuple(GRADE_MEANING)
 ROUNDING = ("nearest", "floor", "ceil")
+# The widest tolerance ``within:`` may give: "about" is a figure rounded, not one off by a third.
+MAX_WITHIN = Fraction(1, 5)
 BOUNDS = ("at-least", "at-most")
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 SOURCE_REF = re.compile(r"^(?P<source>[a-z0-9][a-z0-9._-]*)#(?P<key>[A-Za-z0-9_.\-\[\]]+)(?:\s+(?P<unit>.+))?$")
@@ -151,7 +153,7 @@ class Claim:
         said = c.text(("said",), data.get("said"), max_len=MAX_SENTENCE)
         also_said = _also_said(c, data.get("also_said"))
         label = c.choice(("label",), data.get("label"), LABELS)
-        figure = check = check_tree = None
+        figure = check = check_tree = printed = None
         if ("figure" in data) == ("check" in data):
             c.problem((), "expected exactly one of 'figure' (a number as printed) and 'check' (a relation)")
         if "figure" in data:
@@ -195,6 +197,8 @@ class Claim:
                 c.problem(("inputs", item.name), "no step and no check uses this input (a typo, or left over?)")
         if within is not None and bound is not None:
             c.problem(("bound",), "give either within: or bound:, not both")
+        elif bound is not None and printed is not None and said is not None:
+            _prints_bound(c, bound, printed, (said, *also_said))
         if rounding is not None and figure is not None and "/" in figure.split()[0]:
             c.problem(("round",), "a fraction as printed (1/4) is compared exactly or within:, not rounded")
         erratum = _erratum(c, data["erratum"], figure, reading) if "erratum" in data else None
@@ -402,8 +406,12 @@ def _percent(c: Checker, raw: object) -> Fraction | None:
     if text is None:
         return None
     match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*", text)
-    if not match or not 0 < Fraction(match.group(1)) <= 100:
+    if not match or not 0 < Fraction(match.group(1)):
         c.problem(("within",), f"expected a tolerance like '5%'; got {text!r}")
+        return None
+    if Fraction(match.group(1)) > MAX_WITHIN * 100:
+        c.problem(("within",), f"{text.strip()} is no approximation: at most {MAX_WITHIN * 100}% (100% holds for "
+                  "anything from 0 to twice the figure); print the figure as the value rounds, or use bound:")
         return None
     return Fraction(match.group(1)) / 100
 
@@ -498,6 +506,19 @@ def _prints(c: Checker, said: str | None, also_said: tuple[str, ...], figure: Fi
         if isinstance(sentence, str) and sentence in also_said and (what := ask(sentence, True)):
             c.problem(("also_said", index), f"the sentence {what}, not the figure ({shown}), even rounded as "
                       "printed: each also_said sentence repeats this very figure")
+
+
+def _prints_bound(c: Checker, bound: str, figure: Figure, sentences: tuple[str, ...]) -> None:
+    """``bound:`` compares the figure as a bound, which the text must print as one: "more than 90%" for
+    ``at-least``, "up to 48 GB" for ``at-most`` (``said.prints_bound``). "Qwen2.5-14B has 4,800 layers."
+    with ``bound: at-most`` verified 48: the reader is told 4,800, plainly."""
+    from .said import BOUND_WORDS, prints_bound
+
+    if not any(prints_bound(sentence, figure, bound) for sentence in sentences):
+        side = "lower" if bound == "at-least" else "upper"
+        c.problem(("bound",), f"{bound} compares the figure as {'an' if side == 'upper' else 'a'} {side} bound, but "
+                  f"no sentence prints {figure.number} as one ({BOUND_WORDS[bound]}): a figure stated plainly is "
+                  "compared as printed")
 
 
 def _also_said(c: Checker, raw: object) -> tuple[str, ...]:

@@ -156,6 +156,36 @@ class ProbeSpec:
         return out
 
 
+# A per-token claim over these names is the standard-attention formula: without a probe: key, kv-bytes
+# measures it (``workings probe``'s default), its value_bytes naming the dtype.
+KV_NAMES = ("layers", "kv_heads", "head_dim")
+DTYPE_BY_BYTES = {2: "bfloat16", 4: "float32"}
+
+
+def implied_spec(claim: Any, values: dict[str, Any]) -> ProbeSpec | None:
+    """The kv-bytes probe of a claim with no ``probe:`` key whose result is bytes per token computed
+    over ``layers``, ``kv_heads``, ``head_dim`` and ``value_bytes`` (2 or 4 bytes); None for any other.
+    ``values``: the claim's inputs and steps by name, as evaluated (quantities or plain numbers)."""
+    from . import units
+
+    def quantity(value: Any) -> Any:
+        return value if units.is_quantity(value) else units.dimensionless(value)
+
+    result = values.get(claim.compute[-1].name) if claim.compute else None
+    value_bytes = values.get("value_bytes")
+    if result is None or value_bytes is None or not all(n in values for n in KV_NAMES):
+        return None
+    if not units.same_dimension(quantity(result), units.quantity(1, "B/token")) \
+            or not units.same_dimension(quantity(value_bytes), units.quantity(1, "B")) \
+            or units.convert(value_bytes, "B") not in DTYPE_BY_BYTES:
+        return None
+    spec: dict[str, Any] = {"kind": "kv-bytes", "dtype": DTYPE_BY_BYTES[int(units.convert(value_bytes, "B"))],
+                            **{n: n for n in KV_NAMES}}
+    if "heads" in values:  # query heads, where the claim has them: the decode step is then GQA
+        spec["heads"] = "heads"
+    return ProbeSpec.from_dict(spec)
+
+
 def _plain(ref: Ref | None) -> int | str:
     return ref.literal if ref is not None and ref.literal is not None else str(ref)
 

@@ -259,3 +259,72 @@ def _ascii_digits(sentence: str) -> tuple[str, list[str]]:
                        for ch in run.group())
 
     return _RUN.sub(one, sentence), mixed
+
+
+# Words that make a printed number a bound, before it ("more than 90%", "up to 48 GB", "≥ 8") or after
+# it ("90%+", "48 GB or more", "48 layers, at most"). A lower bound says the value is at least the
+# number (``bound: at-least``), an upper bound at most (``bound: at-most``). "no more than" is an upper
+# bound, though it ends in "more than" (check-draft's finder reads only "more than": it has no need of
+# the direction). Text is compared with its runs of whitespace as one space, in any case.
+_BOUND_END = r" ?[$€£]?$"  # "up to $5"
+# A range's ends are its bounds ("500 to 2,500 tokens", "between 500 and 2,500", "500-2,500"): the low
+# end a lower bound, as `new --from-draft` writes its record, the high end an upper one.
+_LOW_END_BEFORE = re.compile(r"(?<!\w)(?:between|from)" + _BOUND_END, re.IGNORECASE)
+_LOW_END_AFTER = re.compile(r"(?:[^\W\d]+ ?)?(?: ?(?:to|-|–|—) ?)[$€£]?\d", re.IGNORECASE)
+_HIGH_END_BEFORE = re.compile(r"(?:\d(?: ?[^\W\d]+)? ?(?:to|-|–|—)"
+                              r"|(?<!\w)between [$€£]?\d[\d,.]*(?: ?[^\W\d]+)? and)" + _BOUND_END, re.IGNORECASE)
+_LOWER_BEFORE = re.compile(r"(?:(?<!\w)(?:at least|(?:no|not) (?:less|fewer) than|(?<!no )(?<!not )(?:more|greater) "
+                           r"than|over|above|upwards of|in excess of|exceeds?|exceeding|(?:a |at )?minimum(?: of)?:?|"
+                           r"min\.?:?)|>=?|≥|⩾)" + _BOUND_END, re.IGNORECASE)
+_UPPER_BEFORE = re.compile(r"(?:(?<!\w)(?:at most|(?:no|not) more than|up to|(?<!no )(?<!not )(?:less|fewer) than|"
+                           r"under|below|as (?:much|many) as|(?:a |at )?maximum(?: of)?:?|max\.?:?)|<=?|≤|⩽)"
+                           + _BOUND_END, re.IGNORECASE)
+_WORDS = r"(?:[^\W\d]+ ?){0,3}?,? ?"  # the unit's words, if the finder did not read them: "48 layers, at most"
+_LOWER_AFTER = re.compile(r"\+|" + _WORDS + r"(?:or (?:more|greater|higher|above|over|up)|and (?:up|above|over)|"
+                          r"at (?:the )?least|at minimum|minimum)\b", re.IGNORECASE)
+_UPPER_AFTER = re.compile(_WORDS + r"(?:(?<!more )or (?:less|fewer|lower|below|under)|and (?:below|under)|"
+                          r"at (?:the )?most|at maximum|maximum|tops)\b", re.IGNORECASE)
+BOUND_WORDS = {"at-least": "at least, more than, over, ≥, '90+', 'or more'",
+               "at-most": "at most, up to, less than, under, ≤, 'or less'"}
+
+
+def prints_bound(sentence: str, figure: Figure, bound: str) -> bool:
+    """Whether ``sentence`` prints ``figure`` as a bound of the direction ``bound`` (``at-least``: a
+    lower bound, "more than 90%"; ``at-most``: an upper one, "up to 48 GB"): a bound word just before
+    one of its numbers that prints the figure, or just after it and its unit. ``bound:`` compares a
+    figure as a bound; a sentence that states the figure plainly ("4,800 layers") gives it none."""
+    text, _ = _ascii_digits(sentence)
+    text = re.sub(r"\s+", " ", text)
+    before: tuple[re.Pattern[str], ...]
+    after: tuple[re.Pattern[str], ...]
+    if bound == "at-least":
+        before, after = (_LOWER_BEFORE, _LOW_END_BEFORE), (_LOWER_AFTER, _LOW_END_AFTER)
+    else:
+        before, after = (_UPPER_BEFORE, _HIGH_END_BEFORE), (_UPPER_AFTER,)
+    for start, end, printed_end in _spans(text, figure):
+        ends = {end, printed_end, read_unit(text, printed_end, glued=False).end}
+        if any(b.search(text, max(0, start - 40), start) for b in before) or any(
+                a.match(text, _space(text, at)) or a.match(text, at) for a in after for at in ends):
+            return True
+    return False
+
+
+def _space(text: str, at: int) -> int:
+    return at + 1 if text[at:at + 1] == " " else at
+
+
+def _spans(text: str, figure: Figure) -> list[tuple[int, int, int]]:
+    """Where ``text`` prints ``figure``'s number (its start and end, and the end of the number with its
+    scale and unit as the finder read them): its digits standing alone, else the numbers the finder
+    reads as the figure (another unit or scale: "192 KiB" for 196,608 B/token, "1M" for 1,000,000)."""
+    plain = figure.number.replace(",", "").lstrip("+-−")
+    spans = [(m.start(), m.end(), m.end()) for m in DIGITS.finditer(text) if _ungrouped(m.group()) == plain]
+    if spans:
+        return spans
+    printed, _ = _numbers(text)
+    wanted = (abs(figure.value), figure.unit)
+    for item in printed:
+        if _holds(item, wanted, True) and (at := text.find(item.text)) >= 0:
+            start = at + max(0, item.text.find(item.number))
+            spans.append((start, start + len(item.number), at + len(item.text)))
+    return spans

@@ -62,7 +62,8 @@ def claim_schema() -> dict[str, Any]:
         "compute": {"type": "object", "description": "Named steps in order; the last is the result.",
                     "propertyNames": _NAME, "additionalProperties": {"type": ["string", "number"]}},
         "round": {"enum": list(ROUNDING)},
-        "within": {"type": "string", "pattern": r"^\s*[0-9]+(\.[0-9]+)?\s*%\s*$"},
+        "within": {"type": "string", "pattern": r"^\s*0*(20(\.0+)?|1?[0-9](\.[0-9]+)?)\s*%\s*$",
+                   "description": "A tolerance, at most 20% (models.MAX_WITHIN)."},
         "bound": {"enum": list(BOUNDS)},
         "reading": _text("The unit the author meant, when it differs from the printed one."),
         "erratum": {"type": "object", "required": ["reason", "recomputed"], "additionalProperties": False,
@@ -93,7 +94,9 @@ def source_schema() -> dict[str, Any]:
                 "properties": {"repo": _TEXT, "file": _TEXT, "revision": _TEXT}},
         "grade": {"enum": list(GRADES), "description": "How sure: what was seen and archived (most to least certain)."},
         "retrieved": {"type": "object", "additionalProperties": False,
-                      "properties": {"on": _TEXT, "how": _TEXT, "commit": _TEXT,
+                      "properties": {"on": _TEXT, "how": _TEXT,
+                                     "commit": {"type": "string", "pattern": "^([0-9a-f]{40}|[0-9a-f]{64})$",
+                                                "description": "The commit the archived bytes were read at."},
                                      "url": {"type": "string", "pattern": "^https?://"}}},
         "snapshot": {"type": "string", "pattern": "^[0-9a-f]{64}\\.[a-z0-9]{1,10}$",
                      "description": "<sha256 of the archived bytes>.<ext>, a file in ledger/snapshots/."},
@@ -119,6 +122,9 @@ def source_schema() -> dict[str, Any]:
         "if": {"properties": {"grade": {"const": "unarchived"}}},
         "then": {"not": {"anyOf": [{"required": ["snapshot"]}, {"required": ["values"]}]}},
         "else": {"required": ["snapshot"]},
+        # the official bytes are pinned: a primary source names the commit they were read at
+        "allOf": [{"if": {"properties": {"grade": {"const": "primary"}}},
+                   "then": {"required": ["retrieved"], "properties": {"retrieved": {"required": ["commit"]}}}}],
     })
 
 

@@ -8,6 +8,7 @@ that states it), a dotted path into JSON, or a ``"key": number`` pair in a confi
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import hashlib
 import json
@@ -29,6 +30,21 @@ SOURCE_KEYS = {"title", "publisher", "date", "url", "hub", "grade", "retrieved",
 FORMATS = ("json", "text")
 # retrieved.on: a date, or a time as refresh and source add write it, or "unknown" (said, never guessed).
 _WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
+# retrieved.commit: a git commit's id (SHA-1 or SHA-256), as the Hub and git print it.
+COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def _not_past(on: str) -> str | None:
+    """Why ``retrieved.on`` (a date or a UTC time, as ``_WHEN`` reads it) cannot be when the source was
+    read: no such day, or a day after today. Today is UTC's, with a day's slack for the time zones."""
+    try:
+        day = dt.date.fromisoformat(on[:10])
+    except ValueError:
+        return f"{on!r} is no day of the calendar"
+    today = dt.datetime.now(dt.timezone.utc).date()
+    if day > today + dt.timedelta(days=1):
+        return f"{on!r} is after today ({today.isoformat()}, UTC): a source cannot have been read in the future"
+    return None
 
 
 @frozen(kw_only=True)
@@ -101,6 +117,16 @@ class Source:
             on = retrieved.get("on")
             if on is not None and on != "unknown" and not _WHEN.fullmatch(on):
                 c.problem(("retrieved", "on"), f"expected a date (2026-11-29), a UTC time or 'unknown'; got {on!r}")
+            elif on is not None and on != "unknown" and (why := _not_past(on)):
+                c.problem(("retrieved", "on"), why)
+            commit = retrieved.get("commit")
+            if commit is not None and not COMMIT.fullmatch(commit):
+                c.problem(("retrieved", "commit"), f"expected the commit's id, 40 or 64 hex digits; got {commit!r}")
+        if grade == "primary" and not retrieved.get("commit"):
+            # "the official bytes" is a Hub file at a resolved commit or a file of the publisher's repository at
+            # a commit: a URL alone says nothing of which bytes, or whose, were read
+            c.problem(("grade",), "a primary source records the commit its bytes were read at (retrieved.commit, "
+                                  "40 or 64 hex digits); without one, grade it by what was seen (copy)")
         snapshot = c.text(("snapshot",), data.get("snapshot"), required=False, max_len=100)
         if snapshot is not None and not SNAPSHOT.fullmatch(snapshot):
             c.problem(("snapshot",), "expected <sha256 of the bytes>.<ext>, a file in ledger/snapshots/")
@@ -169,6 +195,9 @@ def _value(c: Checker, name: str, spec: object) -> Value | None:
     if len(re.sub(r"\s", "", passage.replace(figure.number, "", 1))) < 5:
         c.problem(path + ("passage",), "quote the words around the number too, so a reader can see what it counts")
         return None
+    if figure.unit and (other := _other_unit(figure.number, figure.unit, passage)):
+        c.problem(path + ("value",), other)
+        return None
     return Value(name=name, text=text, value=figure.value, unit=figure.unit, passage=passage)
 
 
@@ -180,6 +209,51 @@ def _number_in(number: str, passage: str) -> bool:
         if candidate.replace(",", "") == plain:
             return True
     return False
+
+
+# The unit words a passage prints right after a number ("1,010,000 tokens", "320GB", "890 bytes per
+# token", "1-byte"), and the counted things that are no unit ("48 layers"): what the number is of.
+_AFTER_NUMBER = re.compile(r"[ -]?([A-Za-z%]+(?:/[A-Za-z]+)?)(?: per ([A-Za-z]+)\b)?")
+_COUNTED = re.compile(r"(?i:layers?|heads?|experts?|GPUs?|channels?)")
+
+
+def _other_unit(number: str, unit: str, passage: str) -> str | None:
+    """Why a declared value in ``unit`` is not what its passage states, or None: each place the passage
+    prints ``number``, the word right after it is a known unit of another dimension than ``unit``
+    ("1,010,000 tokens" for a value in GB), or a counted thing ("48 layers") for a value with a unit.
+    Conservative: an unknown word, none, or one place that agrees lets the value stand; "67B" (a model's
+    billions, not bytes) and a fraction as printed are never read."""
+    plain = number.replace(",", "").lstrip("+")
+    if "/" in plain:
+        return None
+    text = normalise(passage)
+    wanted = units.quantity(1, unit).dimensionality
+    numerator = units.quantity(1, unit.split("/")[0]).dimensionality
+    found = None
+    for match in re.finditer(r"\d[\d,]*(?:\.\d+)?", text, re.ASCII):
+        if match.group().replace(",", "") != plain:
+            continue
+        after = _AFTER_NUMBER.match(text, match.end())
+        if after is None or after.group(1) in ("B", "b") and not text[match.end()].isspace():
+            return None  # no word, or a model's billions ("67B")
+        word = after.group(1) + (f"/{after.group(2)}" if after.group(2) else "")
+        if _COUNTED.fullmatch(after.group(1)):
+            dims, what = None, f"a count of {after.group(1)}"
+        else:
+            try:
+                dims = units.quantity(1, word).dimensionality
+            except LedgerError:
+                try:  # "890 bytes of cache per token": the word alone
+                    word = after.group(1)
+                    dims = units.quantity(1, word).dimensionality
+                except LedgerError:
+                    return None
+            if dims == wanted or (after.group(2) is None and dims == numerator):
+                return None  # the unit, or its numerator ("890 bytes" for 890 B/token)
+            what = units.describe_dimension(dims)
+        found = found or f"the passage prints {match.group()} {after.group(0).strip(' -')} ({what}), not {unit} " \
+                         f"({units.describe_dimension(wanted)}): a value is in the unit its passage states it in"
+    return found
 
 
 _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",

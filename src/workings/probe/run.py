@@ -30,7 +30,7 @@ from .fit import probe_fit
 from .kv import probe_kv_bytes
 from .quant import probe_quant
 from .shapes import KVShape
-from ..probespec import ProbeError, ProbeSpec, ProbeSpecError, Ref
+from ..probespec import ProbeError, ProbeSpec, ProbeSpecError, Ref, implied_spec
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,11 +111,6 @@ def _bound_for_memory(claim: Claim, values: dict[str, Any], memory_input: str, m
     return units.convert(env[step], "token")
 
 
-# A per-token claim with these names is the standard-attention formula; its value_bytes picks the dtype.
-_KV_NAMES = ("layers", "kv_heads", "head_dim")
-_DTYPE_BY_BYTES = {2: "bfloat16", 4: "float32"}
-
-
 def _spec(claim: Claim, claims: _Claims) -> ProbeSpec:
     """The claim's ``probe:``, or, without one, kv-bytes for a standard-attention per-token claim."""
     if claim.probe:
@@ -125,18 +120,9 @@ def _spec(claim: Claim, claims: _Claims) -> ProbeSpec:
             key = f"probe.{exc.key}" if exc.key else "probe"
             line = claim.line_of("probe", exc.key) if exc.key else claim.line_of("probe")
             raise ProbeError(f"{claim.file}:{line}: {key}: {exc}") from None
-    values = claims.values(claim.id)
-    per_token = units.quantity(1, "B/token")
-    result = values.get(claim.compute[-1].name) if claim.compute else None
-    value_bytes = values.get("value_bytes")
-    if (result is not None and units.same_dimension(result, per_token) and all(n in values for n in _KV_NAMES)
-            and value_bytes is not None and units.same_dimension(value_bytes, units.quantity(1, "B"))
-            and units.convert(value_bytes, "B") in _DTYPE_BY_BYTES):
-        dtype = _DTYPE_BY_BYTES[int(units.convert(value_bytes, "B"))]
-        spec = {"kind": "kv-bytes", "dtype": dtype, **{n: n for n in _KV_NAMES}}
-        if "heads" in values:  # query heads, where the claim has them: the decode step is then GQA
-            spec["heads"] = "heads"
-        return ProbeSpec.from_dict(spec)
+    spec = implied_spec(claim, claims.values(claim.id))  # the standard-attention per-token formula
+    if spec is not None:
+        return spec
     raise ProbeError(f"claim {claim.id!r} has no probe: key, and is not a per-token claim over layers, kv_heads, "
                      f"head_dim and value_bytes that kv-bytes could measure ({claim.file}; see docs/format.md)")
 

@@ -10,9 +10,10 @@ Three kinds, as an editor meets them:
 - a web page (`URL`): fetched with refresh's manners (`fetch.http_get`); an HTML page is archived as
   its visible text (`pagetext.page_text`), anything else as sent. Graded `transcription` unless the
   editor says otherwise (see `WEB_GRADE`);
-- a local file the editor holds (`--file PATH --url URL --how TEXT [--retrieved DATE]`): archived as
-  it is (an HTML file as its visible text), graded `copy` unless the editor says otherwise, retrieved
-  on the date given or `unknown`.
+- a local file the editor holds (`--file PATH --url URL --how TEXT [--retrieved DATE] [--commit SHA]`):
+  archived as it is (an HTML file as its visible text), graded `copy` unless the editor says otherwise,
+  retrieved on the date given or `unknown`. `primary` needs `--commit`: the official bytes are a file
+  of the publisher's repository at a commit, which the record names (`retrieved.commit`).
 
 Every passage (`--passage`) and declared value (`--value`) must occur in the archived text, checked
 by the loader's own rules before anything is written. Nothing is overwritten: an existing record is
@@ -41,15 +42,17 @@ from workings.safetext import short
 from workings.refresh import archive
 from workings.refresh.fetch import Fetched, FetchError, Limits, check_url, http_get, hub_endpoint, make_session
 from workings.refresh.pagetext import is_html, page_text
-from workings.sources import Snapshot, Source
+from workings.sources import COMMIT, Snapshot, Source
 from workings.yamlio import load
 
 # The highest grade each kind can honestly carry, and the one given when the editor states none.
 # A web page defaults to `transcription`: its archived text is the page's own words, but not its bytes,
 # and nothing at a URL says whether the page is the original or restates another source. An editor who
-# knows says so (`--grade paraphrase` for a page that only restates the source it is recorded for,
-# `--grade primary` for a publisher's own file kept byte for byte). A local file defaults to `copy`: the
-# editor holds bytes that came from somewhere else, which the record names.
+# knows says so (`--grade paraphrase` for a page that only restates the source it is recorded for). A
+# local file defaults to `copy`: the editor holds bytes that came from somewhere else, which the record
+# names. `primary` is a Hub file at its resolved commit, or a local file of the publisher's repository
+# with the commit it was read at (`--commit`): a page fetched from a URL records no commit, and a file
+# without one says nothing of which bytes, or whose, were kept.
 HUB_GRADE, WEB_GRADE, FILE_GRADE = "primary", "transcription", "copy"
 MAX_FILE = 64 * 2**20
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -78,6 +81,7 @@ class Request:
     file: Path | None = None  # a local file
     how: str | None = None
     retrieved: str | None = None
+    commit: str | None = None  # a local file: the commit of the publisher's repository it was read at
     grade: str | None = None
     title: str | None = None
     publisher: str | None = None
@@ -162,6 +166,15 @@ def _grade(request: Request) -> str:
     allowed = [g for g in GRADES if g != "unarchived"]
     if grade not in allowed:
         raise AddError(f"--grade {grade!r}: one of {', '.join(allowed)} (an added source is archived)")
+    if request.commit is not None and not COMMIT.fullmatch(request.commit):
+        raise AddError(f"--commit {request.commit!r}: the commit's id, 40 or 64 lower-case hex digits")
+    if grade == "primary" and request.kind == "web":
+        raise AddError("--grade primary: a fetched page records no commit its bytes were read at, so nothing "
+                       "says it is the official bytes; grade it transcription (or add the publisher's file at "
+                       "its commit: --file PATH --commit SHA)")
+    if grade == "primary" and request.kind == "file" and request.commit is None:
+        raise AddError("--grade primary: a local file is the official bytes only as a file of the publisher's "
+                       "repository at a commit; give --commit SHA (40 or 64 hex digits), or grade it copy")
     return grade
 
 
@@ -257,8 +270,6 @@ def _web_fields(request: Request, fetched: Fetched, stamp: str) -> Obtained:
         fmt = "json" if json_like and _parses(data) else "text"
         ext = "json" if fmt == "json" else "txt"
         how = "requests: the file at the URL, as sent"
-    if request.grade == "primary" and page:
-        raise AddError("--grade primary: an HTML page is archived as its text, not its bytes; grade it transcription")
     match = _TITLE.search(text) if page else None
     title = request.title or (" ".join(html.unescape(match.group(1)).split())[:300] if match else "") or request.url
     fields = {"title": title, "url": request.url,
@@ -287,9 +298,9 @@ def _local(request: Request) -> Obtained:
         data, ext = page_text(data, "text/html"), "txt"
         how += " (archived as the page's visible text: markup, scripts and styles dropped)"
     fmt = "json" if ext == "json" and _parses(data) else "text"
-    fields = {"title": request.title or path.name, "url": request.url,
-              "retrieved": {"on": when, "how": how}}
-    return fields, data, ext, fmt, None, None
+    retrieved = {"on": when, "how": how} | ({"commit": request.commit} if request.commit else {})
+    fields = {"title": request.title or path.name, "url": request.url, "retrieved": retrieved}
+    return fields, data, ext, fmt, request.commit, None
 
 
 def _parses(data: bytes) -> bool:
