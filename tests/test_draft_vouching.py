@@ -38,7 +38,7 @@ def test_a_bound_the_other_way_round_from_the_claims_is_drift(tmp_ledger):
                                    "compute:\n  r: v\n")
     report = tmp_ledger.verify()
     assert not report.problems
-    for flipped in ("at most 320GB", "up to 320GB", "less than 320GB"):
+    for flipped in ("at most 320GB", "up to 320GB", "less than 320GB", "no more than 320GB"):
         check = check_text(f"The guide asks for {flipped} of VRAM.\n", report, issue="guide", markdown=True)
         figure = _figure(check, flipped)
         assert figure.status == "drift" and "the ledger has a lower bound, 320 GB" in figure.reason, figure.reason

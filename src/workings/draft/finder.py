@@ -23,7 +23,8 @@ from .text import Paragraph, paragraphs, sentence_at, sentence_index, sentences
 from .words import WordNumber, number_at, read_unit, scale_of, split_words
 
 _QUALIFIER = re.compile(
-    r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over|over"
+    r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over"
+    r"|(?:no|not)\s+(?:more|greater|less|fewer)\s+than|over"
     r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+"
     r"|(~|≈|대략|(?<![가-힣])약|大约|(?<![节節预預予契要制集公条條签簽合婚])[约約])\s*+)$")  # Korean, Chinese, Japanese "about"
 # ("절약 40 GB" is saving, "节约" and "節約" too; "予約", "契約", "要約": booking, contract, summary)
@@ -32,7 +33,10 @@ _QUALIFIER_NAMES = {"around": "about", "roughly": "about", "approximately": "abo
                     "약": "about", "대략": "about", "约": "about", "約": "about", "大约": "about",
                     "almost": "nearly", "just under": "nearly",
                     "over": "more than", "above": "more than", "just over": "more than",
-                    "fewer than": "less than", "under": "less than", "below": "less than", "up to": "at most"}
+                    "fewer than": "less than", "under": "less than", "below": "less than", "up to": "at most",
+                    "no more than": "at most", "not more than": "at most", "no greater than": "at most",
+                    "not greater than": "at most", "no less than": "at least", "not less than": "at least",
+                    "no fewer than": "at least", "not fewer than": "at least"}
 _FROM = re.compile(r"(?i:\bfrom\s++(?:about\s++|around\s++|roughly\s++)?+\$?)$")
 _BETWEEN = re.compile(r"(?i:\bbetween\s++\$?)$")
 _RANGE = re.compile(r"\s*+(?:to|or|–|—|-)\s*+(?=\$?\d|[A-Za-z])")
