@@ -64,3 +64,15 @@ def test_a_printed_range_stands_for_what_rounds_into_it():
     (figure,) = find_figures("It needs 3 to 4 GB of cache.").figures
     assert (figure.value, figure.upper, figure.step) == (3, 4, 1)
     assert [agrees(figure, Fraction(v, 100)) for v in (249, 250, 300, 449, 450)] == [False, True, True, True, False]
+
+
+def test_a_rounding_step_coarser_than_the_value_holds_nothing():
+    """"100,000,000 tokens" with ``round: ceil`` verified a window of 1,010,000 (rounded up to the
+    hundred million, as its trailing zeros read): a step larger than the value is no rounding."""
+    from workings.compare import holds
+    from workings.figures import read_figure
+
+    assert not holds(read_figure("100,000,000 token"), Fraction(1_010_000), rounding="ceil", within=None, bound=None)
+    assert holds(read_figure("2,000,000 token"), Fraction(1_010_000), rounding="ceil", within=None, bound=None)
+    assert holds(read_figure("10,000,000"), Fraction(15_150_000), rounding="floor", within=None, bound=None)
+    assert holds(read_figure("286,000 token"), Fraction(286_658), rounding="floor", within=None, bound=None)

@@ -64,6 +64,8 @@ def holds(figure: Figure, recomputed: Fraction, *, rounding: str | None, within:
     _, places = rule_for(figure, rounding=rounding, within=within, bound=bound)
     if places is None or (places == 0 and rounding is None):  # an integer as printed is exact
         return recomputed == printed
+    if places < 0 and Fraction(10) ** -places > abs(recomputed):
+        return False  # a step coarser than the value is no rounding: 1,010,000 "rounded up" to 100,000,000
     return round_to(recomputed, places, rounding or "nearest") == printed
 
 
