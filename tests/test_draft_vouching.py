@@ -145,3 +145,13 @@ def test_a_gb_the_record_reads_as_gib_is_ambiguous_in_the_draft(tmp_ledger):
     as_meant = check_text("The weights come to 27.5 GiB on disk.\n", report, issue="w", markdown=True)
     fixed = _figure(as_meant, "27.5 GiB")  # what the working gives, while the record still prints GB
     assert fixed.status == "drift" and "the record still prints 27.5 GB" in fixed.reason, fixed.reason
+
+
+def test_a_sentence_naming_nothing_in_another_groups_text_is_not_this_groups(report):
+    """An article of another group (``--issue other``) that copied "That is 112 KiB." beside the copied
+    equation had it backed by Corvid's claim, by the neighbour rule meant for Corvid's own text."""
+    copied = "So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token. That is 112 KiB.\n"
+    assert _figure(check_text(copied, report, markdown=True), "112 KiB").status == "backed"  # no --issue: as before
+    assert _figure(check_text(copied, report, issue="sizing", markdown=True), "112 KiB").status == "backed"
+    other = _figure(check_text(copied, report, issue="other", markdown=True), "112 KiB")
+    assert other.status == "unbacked" and other.claim is None

@@ -72,6 +72,8 @@ class Identities:
         # A sentence that names something is its claim's; so is any sentence of the draft's own
         # issue (--issue says the draft is that text).
         accepted = [[v for v in p if v.distinctive or v.result.group == self.issue] for p in pairs]
+        if self.issue is not None:  # the draft is that group's text: a sentence naming nothing is its group's
+            return accepted         # claims' only ("Its config.json gives 48 layers" in another article is not Qwen's)
         for order in (range(len(pairs)), range(len(pairs) - 1, -1, -1)):  # chains run both ways
             for i in order:
                 waiting = [v for v in pairs[i] if not v.distinctive and v not in accepted[i]]
