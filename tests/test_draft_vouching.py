@@ -155,3 +155,51 @@ def test_a_sentence_naming_nothing_in_another_groups_text_is_not_this_groups(rep
     assert _figure(check_text(copied, report, issue="sizing", markdown=True), "112 KiB").status == "backed"
     other = _figure(check_text(copied, report, issue="other", markdown=True), "112 KiB")
     assert other.status == "unbacked" and other.claim is None
+
+
+# --- what a code review of the fixes above found they broke ------------------------------------------
+
+@pytest.mark.parametrize("added", ["NOTE: {s}", "As the Hugging Face config shows, {s}", "{s} (see below)",
+                                   "{t}, fewer than you might expect.", "{t}, unlike most dense models.",
+                                   "{t}, which the README confirms."])
+def test_a_clause_that_names_no_model_and_turns_nothing_leaves_the_sentence_its_claims(report, added):
+    sentence = "Corvid-22B has 56 layers and 4 KV heads."
+    check = check_text(DRAFT.replace(sentence, added.format(s=sentence, t=sentence[:-1])), report, markdown=True)
+    assert [(f.text, f.status) for f in check.figures if f.line == 5 and f.text in ("56", "4")] == [
+        ("56", "backed"), ("4", "backed")]
+
+
+def test_per_cent_per_the_source_and_a_verb_after_a_tied_number_are_no_other_quantity(report, tmp_ledger):
+    sentence = "So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token."
+    check = check_text(DRAFT.replace(sentence, sentence[:-1] + ", per the config."), report, markdown=True)
+    assert _figure(check, "114,688 bytes per token").status == "backed"
+    check = check_text("The 30.1<!-- claim: sizing/window-gb --> quoted above is large. We rented 30.1<!-- claim: "
+                       "sizing/window-gb --> sounds like a lot.\n", report, markdown=True)
+    assert [f.status for f in check.figures] == ["backed", "backed"]
+    converted = check_text("One chat needs 30.1 GB<!-- claim: sizing/window-gib --> of cache.\n", report, markdown=True)
+    assert _figure(converted, "30.1 GB").status == "backed"  # a GiB claim converted right: no stated reading
+    tmp_ledger.claim("p/share", 'said: "The scales add 12.5% to the cache."\nfigure: 12.5%\nlabel: estimate\n'
+                                "inputs:\n  v: 12.5 percent\nassumptions:\n  v: y\ncompute:\n  r: v\n")
+    share = tmp_ledger.verify()
+    assert not share.problems
+    assert _figure(check_text("The scales add 12.5 per cent to the cache.\n", share, issue="p", markdown=True),
+                   "12.5 per cent").status == "backed"
+
+
+@pytest.mark.parametrize("text, set_aside", [
+    ("详见表3和图2。第3章介绍了2024年5月发布的模型。", ["表3", "图2", "第3章", "2024年5月"]),
+    ("通义千问2.5-72B需要144GB显存。", ["2.5-72B"]), ("KV缓存在第3层为40GB。", ["第3层"]),
+    ("2024년 5월에 출시된 모델은 약3.5GB가 필요합니다.", ["2024년 5월"]),
+])
+def test_chinese_japanese_and_korean_dates_and_references_are_set_aside(text, set_aside):
+    """Once a number glued to CJK text was read, "2024年5月", "表3" and "第3章" were unbacked figures."""
+    found = find_figures(text, markdown=True)
+    assert [s.text for s in found.set_aside] == set_aside
+    assert all(not any(part in f.text for part in set_aside) for f in found.figures)
+
+
+def test_struck_text_holding_a_tilde_is_struck_too(report):
+    struck = "~~At a window of 262,144 tokens, one chat needs ~30.1 GB of cache (28.0 GiB).~~"
+    sentence = "At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB)."
+    check = check_text(DRAFT.replace(sentence, struck), report, markdown=True)
+    assert [f.text for f in check.figures if f.line == 7] == []

@@ -330,3 +330,17 @@ def test_a_long_value_of_the_added_file_is_listed_clipped(tmp_ledger, tmp_path):
     assert result.exit_code == 0, result.output[:500]
     assert max(len(line) for line in result.output.splitlines()) < 2_000
     assert "qwen-long#hidden_size" in result.output and "(50,010 characters in all)" in result.output
+
+
+@pytest.mark.parametrize("body, why", [
+    (b"[" * 100_000 + b"]" * 100_000, "JSON nested too deep to read"),     # stopped the command, exit 70
+    (b'{"num_hidden_layers": ' + b"9" * 5000 + b"}", "more than 4,300 digits"),  # was archived as text
+])
+def test_json_no_reader_can_load_is_refused_and_nothing_is_written(tmp_ledger, tmp_path, body, why):
+    held = tmp_path / "config.json"
+    held.write_bytes(body)
+    before = tree(tmp_ledger.root)
+    result = add(tmp_ledger.root, "--file", str(held), "--id", "odd", "--url", "https://example.org/config.json",
+                 "--how", "saved by an editor")
+    assert result.exit_code == 2 and why in result.output, result.output[-500:]
+    assert tree(tmp_ledger.root) == before

@@ -56,9 +56,9 @@ from .report import BASES, _without_memos  # noqa: F401 - the one list, kept wit
 SOURCED = ("recomputed", "restated", "measured")  # a claim of these bases is a sourced input for others
 ASSUMED_LABELS = ("estimate", "bound")  # may rest on stated assumptions only and still be verified
 
-# (multiply by, then add this many of the input's unit)
-_PERTURBATIONS = ((Fraction(2), Fraction(1)), (Fraction(1, 1000), Fraction(-1)),
-                  (Fraction(1000), Fraction(1)), (Fraction(-1), Fraction(-1)))
+# (multiply by, then add this many of the input's unit): the first decides whether an input counts,
+# both whether a value restates it
+_PERTURBATIONS = ((Fraction(2), Fraction(1)), (Fraction(1, 1000), Fraction(-1)))
 
 
 @frozen(kw_only=True)
@@ -503,7 +503,8 @@ def why_unbacked(dependence: Dependence, label: str | None, cites=()) -> str:
                 f"{cited}; a {label} figure needs a source, a claim or a measurement (only an estimate or a "
                 "bound may rest on stated assumptions alone)")
     return ("nothing backs it: its value depends only on numbers written in the record"
-            + (f", not on {', '.join(dependence.unused)}" if dependence.unused else "") + cited
+            + (f", not on {', '.join(dependence.unused)} (doubling it does not move the value)"
+               if dependence.unused else "") + cited
             + "; give it inputs with a source or a claim, or cite a passage that states the figure")
 
 

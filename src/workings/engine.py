@@ -597,8 +597,9 @@ class _Evaluation:
             self.problem("note", "labelled derived, but its value is one source value restated: it is quoted",
                          "label")
         for name in found.unused if found is not None else ():
-            self.problem("note", f"the value does not depend on {name} (the steps cancel it or never reach "
-                         "the result): it backs nothing here", "inputs", name)
+            self.problem("note", f"the value does not depend on {name} (the steps cancel it, never reach the "
+                         "result, or hold it where doubling it does not move it, as ceil(48 / 128) is 1 for any "
+                         "48 up to 128): it backs nothing here", "inputs", name)
         return ClaimResult(
             id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said, label=claim.label,
             also_said=claim.also_said, figure=claim.figure, check=claim.check, status=status, reason=reason,

@@ -118,9 +118,9 @@ def source_schema() -> dict[str, Any]:
         "required": ["title", "grade"],
         "additionalProperties": False,
         "properties": properties,
-        # an unarchived source has no snapshot; every other grade needs one
+        # an unarchived source has no snapshot, values or passages; every other grade needs a snapshot
         "if": {"properties": {"grade": {"const": "unarchived"}}},
-        "then": {"not": {"anyOf": [{"required": ["snapshot"]}, {"required": ["values"]}]}},
+        "then": {"not": {"anyOf": [{"required": ["snapshot"]}, {"required": ["values"]}, {"required": ["passages"]}]}},
         "else": {"required": ["snapshot"]},
         # the official bytes are pinned: a primary source names the commit they were read at
         "allOf": [{"if": {"properties": {"grade": {"const": "primary"}}},

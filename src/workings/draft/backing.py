@@ -216,7 +216,8 @@ def verdict(figure: Figure, view: match.ClaimView, how: str, shown: str | None, 
                     f"the record still prints {result.figure}: update its figure and said "
                     f"({result.file})")
     read_as = result.comparison.unit if result.comparison else None
-    if status == "verified" and figure.unit and read_as and units.other_reading(figure.unit) == read_as:
+    stated = view.printed is not None and view.printed[1] == figure.unit != read_as  # its record's reading:
+    if status == "verified" and stated and read_as and units.other_reading(figure.unit) == read_as:
         # the record states "reading: GiB" for its "27.5 GB": verify holds it so, with a note; the draft's
         # reader is told too ("holds only under another reading of its unit" is ambiguous)
         return made(status="ambiguous", reason=f"the ledger reads this {figure.unit} as {read_as} (its record's "

@@ -127,7 +127,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         elif _NUMBERISH.fullmatch(word):
             tokens.append(word.replace(",", ""))  # a number that is no figure (an operand) must match
         elif (lowered := word.lower()) not in _DROP:
-            if _telling(word, lowered, first=not tokens):
+            if _telling(word, lowered):
                 telling.append(len(tokens))
             tokens.append(lowered)
     return Shape(tokens=tuple(tokens), places=tuple(places),
@@ -138,19 +138,25 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
 # whole sentence they make another statement of it ("It is simply false that ...", "not at the full window").
 _TURNING = frozenset({
     "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "untrue", "wrong", "incorrect",
-    "myth", "claim", "claims", "claimed", "pretend", "suppose", "imagine", "if", "unless", "unlike", "instead",
-    "rather", "except", "than", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "won't",
+    "myth", "claim", "claims", "claimed", "pretend", "suppose", "imagine", "if", "unless", "instead",
+    "rather", "except", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "won't",
     "wouldn't", "can't", "cannot", "couldn't", "shouldn't", "hasn't", "haven't"})
+# Families of models and their makers: a sentence naming one beside a claim's names another thing
+_FAMILIES = frozenset({
+    "llama", "qwen", "gpt", "gemma", "mistral", "mixtral", "claude", "gemini", "phi", "kimi", "deepseek", "falcon",
+    "glm", "grok", "opt", "palm", "bloom", "yi", "baichuan", "internlm", "olmo", "command", "nemotron", "granite",
+    "nvidia", "amd", "intel", "google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot", "apple"})
 
 
-def _telling(word: str, lowered: str, *, first: bool) -> bool:
-    """Whether a word of a sentence names something (a name with digits, "Mistral-7B", "FP8"; a capitalised
-    word inside the sentence, "Llama"; an acronym, "NVIDIA") or turns what it says (``_TURNING``)."""
+def _telling(word: str, lowered: str) -> bool:
+    """Whether a word of a sentence names something (a name with digits, "Mistral-7B", "FP8"; a family of
+    models or its maker, "Llama", "NVIDIA") or turns what it says (``_TURNING``). Other capitalised words
+    ("As the Hugging Face config shows", "NOTE:") name nothing of the kind."""
     if lowered in _TURNING or lowered.replace("’", "'") in _TURNING:
         return True
-    if any(c.isdigit() for c in word) and any(c.isalpha() for c in word) or _CAPS.fullmatch(word):
+    if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
         return True
-    return not first and word[:1].isupper() and word[1:2].islower()
+    return re.sub(r"['’]s$", "", lowered) in _FAMILIES
 
 
 def shift(draft: Shape, said: Shape) -> int | None:

@@ -190,7 +190,8 @@ _PER_NOUN = re.compile(r"\bper\s++(?:(?:million|thousand|billion|M|K)\s++)?([A-Z
 
 # "…per token, per layer", "… in every layer", "… for each user": per something more
 _PER_AFTER = re.compile(r"[ \t]*+,?[ \t]*+(?:and[ \t]++)?+(?:per|(?:in|for)[ \t]++(?:each|every))[ \t]++"
-                        r"([A-Za-z]{1,20}+)\b")
+                        r"(?!(?:the|a|an|our|its|their|this|that|his|her|my|your|cent)\b)([A-Za-z]{1,20}+)\b")
+_NOT_PER = frozenset({"cent", "mille", "the", "a", "an"})  # "12.5 per cent" is a percent; "per the config" a source
 
 
 def _pers_of(unit: str, figure: Figure | None) -> frozenset[str]:
@@ -198,7 +199,7 @@ def _pers_of(unit: str, figure: Figure | None) -> frozenset[str]:
     right after them ("196,608 bytes per token, per layer": token and layer)."""
     out = {unit.partition("/")[2].strip()} if "/" in unit else set()
     if figure is not None:
-        out.update(noun.lower() for noun in _PER_NOUN.findall(figure.text))
+        out.update(noun.lower() for noun in _PER_NOUN.findall(figure.text) if noun.lower() not in _NOT_PER)
         if 0 <= figure.offset and (after := _PER_AFTER.match(figure.sentence, figure.offset + len(figure.text))):
             out.add(after.group(1).lower())
     out.discard("")
@@ -341,11 +342,12 @@ def values_in(pair: tuple[Fraction, str], figure: Figure) -> list[tuple[str, Fra
     return list(_values_in(pair[0], pair[1], figure.unit, figure.kind == "count" and not figure.unit))
 
 
-# Words that may follow a bare number whose unit is left unsaid ("the 890 is ...", "80 of them")
-_AFTER_BARE = frozenset({"is", "are", "was", "were", "be", "of", "in", "on", "at", "for", "to", "and", "or", "that",
-                         "this", "it", "as", "by", "with", "from", "than", "here", "there", "again", "too", "also",
-                         "figure", "number", "value", "mark", "total", "more", "less", "then", "so", "but"})
+# A plural noun, or a device's name, after a bare number: what it counts ("80 layers", "80 H100s"); a verb
+# in -s after it is no such noun ("the 30.1 sounds like a lot")
 _WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z][\w-]{0,40}+)")
+_VERBS_IN_S = frozenset({"is", "was", "has", "does", "sounds", "seems", "looks", "means", "shows", "makes", "comes",
+                         "goes", "adds", "gives", "takes", "needs", "holds", "stays", "remains", "says", "appears",
+                         "fits", "uses", "costs", "grows", "stands", "matches", "includes", "covers", "counts"})
 
 
 def counts_a_thing(figure: Figure) -> bool:
@@ -356,7 +358,12 @@ def counts_a_thing(figure: Figure) -> bool:
     if figure.offset < 0 or not figure.sentence.startswith(figure.text, figure.offset):
         return False
     after = _WORD_AFTER.match(figure.sentence, figure.offset + len(figure.text))
-    return after is not None and after.group(1).lower() not in _AFTER_BARE
+    if after is None:
+        return False
+    word = after.group(1)
+    if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):  # "H100s", "A100"
+        return True
+    return word.endswith("s") and not word.endswith("ss") and word.lower() not in _VERBS_IN_S
 
 
 @functools.lru_cache(maxsize=65536)  # a draft's figures meet the same few claims and units again and again

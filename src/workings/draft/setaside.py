@@ -69,8 +69,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                                  rf"|\b(?P<span3>{CARD})(?:{CARD_MODEL}|[ \t]++(?:GPU|card)\b)")),
     ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
                               r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
+    # Chinese, Japanese and Korean dates and references, their numbers glued to the characters ("2024年5月",
+    # "2024년 5월", "表3", "第3章"), and a model's version and size after its Han name ("通义千问2.5-72B")
+    ("date", re.compile(r"(?<!\d)\d{4}[ \t]?[年년](?:[ \t]?\d{1,2}[ \t]?[月월](?:[ \t]?\d{1,2}[ \t]?[日일号號])?)?"
+                        r"|(?<![\d.])\d{1,2}[ \t]?[月월](?:[ \t]?\d{1,2}[ \t]?[日일号號])?")),
+    ("reference", re.compile(r"[表图圖][ \t]?\d{1,3}(?:[.-]\d{1,3})?(?!\d)|第[ \t]?\d{1,4}[ \t]?[章节節步条條页頁部篇回期层層]")),
+    ("model-name", re.compile(r"(?<=[\u4e00-\u9fff])\d{1,2}(?:\.\d{1,2})?-\d{1,4}(?:\.\d)?[BbMmKkTt](?![A-Za-z0-9])")),
     # struck-through text is text taken back ("~~80 GB~~", "<del>80 GB</del>"): its numbers are printed as withdrawn
-    ("struck", re.compile(r"~~(?=[^\s~])[^~\n]{1,2000}?(?<=[^\s~])~~|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)")),
+    ("struck", re.compile(r"~~(?=[^\s~])(?:[^~\n]|~(?!~)){1,2000}?(?<=[^\s~])~~"
+                          r"|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)")),
     ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),
     ("heading", re.compile(r"(?i:\b\d++\s*+(?:min|minute)s?\s++read\b)")),
     ("vague", re.compile(r"(?i:\b(?:hundreds|thousands|millions|billions|dozens|tens|a\s++few|several)\s++"

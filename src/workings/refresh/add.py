@@ -242,8 +242,9 @@ def _obtain(request: Request, limits: Limits, now: Callable[[], str]) -> Obtaine
 def _hub_fields(request: Request, fetched: Fetched, endpoint: str, stamp: str) -> Obtained:
     ext = _ext(_need(request.filename, "the Hub file name"))
     fmt = "json" if ext == "json" else "text"
-    if fmt == "json" and not _parses(fetched.data):
-        raise AddError(f"{request.repo}/{request.filename} is not valid JSON")
+    if fmt == "json" and (why := archive.unreadable_json(fetched.data)):
+        raise AddError(f"{request.repo}/{request.filename} is not valid JSON" if why == "not JSON" else
+                       f"{request.repo}/{request.filename} is {why}, so nothing was written")
     commit = _need(fetched.commit, "the resolved commit")
     asked = "" if request.revision == commit else f"{request.revision} resolved to "
     fields = {
@@ -304,11 +305,11 @@ def _local(request: Request) -> Obtained:
 
 
 def _parses(data: bytes) -> bool:
-    try:
-        json.loads(data)
-    except ValueError:
-        return False
-    return True
+    """Whether ``data`` is JSON to archive as such; valid JSON no reader can load is refused, not kept as text."""
+    why = archive.unreadable_json(data)
+    if why is not None and why != "not JSON":
+        raise AddError(f"the file is {why}, so nothing was written")
+    return why is None
 
 
 def _passages(texts: Iterable[str], snapshot: Snapshot) -> dict[str, str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -44,6 +45,20 @@ class ArchiveError(LedgerError):
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace `path` with `data` so that no reader ever sees a partial file."""
     atomic.write_bytes(path, data)
+
+
+def unreadable_json(data: bytes) -> str | None:
+    """Why JSON ``data`` cannot be read (nested too deep, a number past Python's digit limit: valid JSON
+    that no reader of this ledger can load), "not JSON" when it is none, or None when it reads."""
+    try:
+        json.loads(data)
+    except RecursionError:
+        return "JSON nested too deep to read"
+    except ValueError as error:
+        if "integer string conversion" in str(error):  # Python's limit on a number's digits
+            return f"JSON with a number of more than {sys.get_int_max_str_digits():,} digits, which cannot be read"
+        return "not JSON"
+    return None
 
 
 def snapshot_name(data: bytes, ext: str) -> str:

@@ -25,7 +25,6 @@ import datetime as dt
 import os
 import shutil
 import stat
-import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -305,18 +304,10 @@ def _compare(root: Path, source: Source, target: Target, fetched: Fetched, claim
 
 def _not_json(data: bytes) -> str | None:
     """Why ``data`` cannot be archived as a JSON source, or None when it can."""
-    import json
-
-    try:
-        json.loads(data)
-    except RecursionError:
-        return "served JSON nested too deep to read"
-    except ValueError as error:
-        if "integer string conversion" in str(error):  # Python's limit on a number's digits
-            return (f"served JSON with a number of more than {sys.get_int_max_str_digits():,} digits, "
-                    "which cannot be read")
-        return "did not serve JSON (the source's format)"
-    return None
+    why = archive.unreadable_json(data)
+    if why is None:
+        return None
+    return "did not serve JSON (the source's format)" if why == "not JSON" else f"served {why}"
 
 
 def _read_snapshot(root: Path, name: str | None) -> bytes | None:
