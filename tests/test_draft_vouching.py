@@ -160,7 +160,7 @@ def test_a_sentence_naming_nothing_in_another_groups_text_is_not_this_groups(rep
 # --- what a code review of the fixes above found they broke ------------------------------------------
 
 @pytest.mark.parametrize("added", ["NOTE: {s}", "As the Hugging Face config shows, {s}", "{s} (see below)",
-                                   "{t}, fewer than you might expect.", "{t}, unlike most dense models.",
+                                   "{t}, fewer than most dense models have.", "{t}, unlike most dense models.",
                                    "{t}, which the README confirms."])
 def test_a_clause_that_names_no_model_and_turns_nothing_leaves_the_sentence_its_claims(report, added):
     sentence = "Corvid-22B has 56 layers and 4 KV heads."
@@ -203,3 +203,64 @@ def test_struck_text_holding_a_tilde_is_struck_too(report):
     sentence = "At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB)."
     check = check_text(DRAFT.replace(sentence, struck), report, markdown=True)
     assert [f.text for f in check.figures if f.line == 7] == []
+
+
+# --- a second reviewer, after the fixes above ----------------------------------------------------------
+
+@pytest.mark.parametrize("sentence", [
+    "Early reports falsely stated that Corvid-22B has 56 layers and 4 KV heads.",
+    "It is a misconception that Corvid-22B has 56 layers and 4 KV heads.",
+    "Allegedly, Corvid-22B has 56 layers and 4 KV heads.",
+    "Had it been trained longer, Corvid-22B has 56 layers and 4 KV heads.",
+    "Until the refresh, Corvid-22B has 56 layers and 4 KV heads.",
+    "For Mamba, Corvid-22B has 56 layers and 4 KV heads.",
+    "On Blackwell, Corvid-22B has 56 layers and 4 KV heads.",
+])
+def test_distancing_words_and_other_names_turn_a_claims_sentence(report, sentence):
+    check = check_text(DRAFT.replace("Corvid-22B has 56 layers and 4 KV heads.", sentence), report, markdown=True)
+    assert {f.status for f in check.figures if f.line == 5 and f.text in ("56", "4")} == {"unbacked"}
+
+
+@pytest.mark.parametrize("after", [" at every layer", " on each of its 56 layers", ", layer by layer",
+                                   " across each of the layers", " on every GPU"])
+def test_more_ways_of_saying_per_something_after_the_figure(report, after):
+    sentence = "So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token."
+    check = check_text(DRAFT.replace(sentence, sentence[:-1] + after + "."), report, issue="sizing", markdown=True)
+    assert _figure(check, "114,688 bytes per token").status == "unbacked"
+
+
+def test_a_strict_bound_is_strict_and_held_to_the_value(tmp_ledger):
+    """"under 80 GB" and "more than 80 GB" were both backed by a claim of 80 GB; "more than 198.6 GB" by a
+    value of 198.57 (held to the printed, rounded figure); "90%" by a claim of "more than 90%"."""
+    typed = "label: estimate\ninputs:\n  v: {v}\nassumptions:\n  v: y\ncompute:\n  r: v\n"
+    tmp_ledger.claim("b/card", 'said: "The Corvid card has 80 GB of memory."\nfigure: 80 GB\n' + typed.format(v="80 GB"))
+    tmp_ledger.claim("b/chat", 'said: "One Corvid chat needs 198.6 GB of cache."\nfigure: 198.6 GB\n'
+                     + typed.format(v="198574080000 B"))
+    tmp_ledger.claim("b/cut", 'said: "Corvid cut its cache by more than 90%."\nfigure: 90%\nbound: at-least\n'
+                     + typed.format(v="93.3 percent"))
+    report = tmp_ledger.verify()
+    assert not report.problems
+
+    def status(text, figure):
+        return _figure(check_text(text + "\n", report, issue="b", markdown=True), figure).status
+
+    assert status("The Corvid card has under 80 GB of memory.", "under 80 GB") != "backed"
+    assert status("The Corvid card has more than 80 GB of memory.", "more than 80 GB") != "backed"
+    assert status("The Corvid card has more than 79 GB of memory.", "more than 79 GB") == "backed"
+    assert status("One Corvid chat needs more than 198.6 GB of cache.", "more than 198.6 GB") != "backed"
+    assert status("Corvid cut its cache by 90%.", "90%") != "backed"
+    assert status("Corvid cut its cache by more than 90%.", "more than 90%") == "backed"
+
+
+def test_a_part_of_a_claims_sentence_that_leaves_out_its_name_is_not_its(tmp_ledger):
+    """"An open model with a window of 1,010,000 tokens." beside another model was backed by the claim
+    whose sentence begins "Qwen2.5-14B-Instruct-1M is ...": the part names nothing, the claim did."""
+    tmp_ledger.qwen()
+    tmp_ledger.claim("kv/window", 'said: "Qwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 '
+                                  'tokens."\nfigure: 1,010,000 token\nlabel: quoted\n'
+                                  "inputs:\n  w: qwen#max_position_embeddings token\ncompute:\n  r: w\n")
+    report = tmp_ledger.verify()
+    assert not report.problems
+    check = check_text("Meet a long-context Llama 3 8B. An open model with a window of 1,010,000 tokens.\n", report,
+                       markdown=True)
+    assert _figure(check, "1,010,000 tokens").status == "unbacked"

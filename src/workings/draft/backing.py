@@ -67,16 +67,26 @@ class Identities:
                 and match.align(v, words, words) >= ALIGN and identity.same(draft, v.shape)]
         return found
 
+    def _names(self, sentence: str, view: match.ClaimView) -> bool:
+        """Whether the draft's sentence names something as its claim's does: a part of ``said`` ("Its KV
+        cache is ... about 3.5KB per token.") names what it prints, not what ``said`` printed around it."""
+        if not view.distinctive:
+            return False
+        if view.shape is None or len(self.shape(sentence).tokens) >= len(view.shape.tokens):
+            return True
+        return identity.distinctive(sentence, self._spans.get(sentence, []))
+
     def _accept(self, sentences: tuple[str, ...]) -> list[list[match.ClaimView]]:
         pairs = [self.same(s) for s in sentences]
         # A sentence that names something is its claim's; so is any sentence of the draft's own
         # issue (--issue says the draft is that text).
-        accepted = [[v for v in p if v.distinctive or v.result.group == self.issue] for p in pairs]
+        accepted = [[v for v in p if self._names(s, v) or v.result.group == self.issue]
+                    for s, p in zip(sentences, pairs)]
         if self.issue is not None:  # the draft is that group's text: a sentence naming nothing is its group's
             return accepted         # claims' only ("Its config.json gives 48 layers" in another article is not Qwen's)
         for order in (range(len(pairs)), range(len(pairs) - 1, -1, -1)):  # chains run both ways
             for i in order:
-                waiting = [v for v in pairs[i] if not v.distinctive and v not in accepted[i]]
+                waiting = [v for v in pairs[i] if v not in accepted[i]]
                 if not waiting:
                     continue
                 near = {v.result.group for j in range(max(0, i - REACH), min(len(pairs), i + REACH + 1))
@@ -211,7 +221,8 @@ def verdict(figure: Figure, view: match.ClaimView, how: str, shown: str | None, 
     if status == "unchecked":
         why = match.first_sentence(result.notes or "") or "nothing recomputes it yet"
         return made(status="unchecked", reason=f"its claim is unchecked: {why}")
-    if how == "recomputed" and status in ("verified", "drift", "erratum"):
+    bounded = bool(match.BOUNDS.get(figure.qualifier or "") or view.bound)  # a bound is held to the value itself
+    if how == "recomputed" and status in ("verified", "drift", "erratum") and not bounded:
         return made(status="drift", reason=f"the draft prints {figure.text}, which the working gives, but "
                     f"the record still prints {result.figure}: update its figure and said "
                     f"({result.file})")

@@ -127,7 +127,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         elif _NUMBERISH.fullmatch(word):
             tokens.append(word.replace(",", ""))  # a number that is no figure (an operand) must match
         elif (lowered := word.lower()) not in _DROP:
-            if _telling(word, lowered):
+            if _telling(word, lowered, first=not tokens):
                 telling.append(len(tokens))
             tokens.append(lowered)
     return Shape(tokens=tuple(tokens), places=tuple(places),
@@ -137,26 +137,43 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
 # Words that turn what a sentence says: a negation, a doubt, a condition, a contrast. Beside a claim's
 # whole sentence they make another statement of it ("It is simply false that ...", "not at the full window").
 _TURNING = frozenset({
-    "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "untrue", "wrong", "incorrect",
-    "myth", "claim", "claims", "claimed", "pretend", "suppose", "imagine", "if", "unless", "instead",
-    "rather", "except", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "won't",
-    "wouldn't", "can't", "cannot", "couldn't", "shouldn't", "hasn't", "haven't"})
+    "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "falsely", "untrue", "wrong",
+    "wrongly", "incorrect", "incorrectly", "mistaken", "mistakenly", "misconception", "myth", "rumour", "rumor",
+    "rumoured", "rumored", "allegedly", "supposedly", "reportedly", "purportedly", "dispute", "disputes",
+    "disputed", "unproven", "doubt", "doubts", "doubtful", "perhaps", "maybe", "possibly", "theory", "claim",
+    "claims", "claimed", "pretend", "suppose", "supposing", "imagine", "assume", "assuming", "hypothetically",
+    "if", "unless", "had", "should", "would", "could", "might", "without", "instead", "rather", "except", "once",
+    "until", "till", "used", "old", "older", "former", "formerly", "previously", "earlier", "before",
+    "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "won't", "wouldn't", "can't",
+    "cannot", "couldn't", "shouldn't", "hasn't", "haven't"})
 # Families of models and their makers: a sentence naming one beside a claim's names another thing
 _FAMILIES = frozenset({
     "llama", "qwen", "gpt", "gemma", "mistral", "mixtral", "claude", "gemini", "phi", "kimi", "deepseek", "falcon",
     "glm", "grok", "opt", "palm", "bloom", "yi", "baichuan", "internlm", "olmo", "command", "nemotron", "granite",
-    "nvidia", "amd", "intel", "google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot", "apple"})
+    "mamba", "jamba", "vicuna", "alpaca", "cohere", "minimax", "stablelm", "bert", "t5", "whisper",
+    "nvidia", "amd", "intel", "google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot", "apple",
+    "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu"})
+# Capitalised words that name no model, maker or device: a label, a site, a document ("NOTE:", "As the Hugging
+# Face config shows"). Any other capitalised word inside a sentence may name one ("For Mamba, ...").
+_PLAIN_CAPS = frozenset({
+    "note", "notes", "update", "updated", "edit", "edited", "tl;dr", "tldr", "ps", "nb", "i", "hugging", "face",
+    "github", "readme", "table", "figure", "fig", "section", "appendix", "chapter", "step", "part", "issue",
+    "faq", "q", "a", "ok", "bf16", "fp16", "fp8", "kv", "gpu", "gpus", "cpu", "vram", "hbm", "ram", "ssd", "api"})
 
 
-def _telling(word: str, lowered: str) -> bool:
+def _telling(word: str, lowered: str, *, first: bool) -> bool:
     """Whether a word of a sentence names something (a name with digits, "Mistral-7B", "FP8"; a family of
-    models or its maker, "Llama", "NVIDIA") or turns what it says (``_TURNING``). Other capitalised words
-    ("As the Hugging Face config shows", "NOTE:") name nothing of the kind."""
+    models or its maker, "Llama", "NVIDIA"; any capitalised word inside the sentence but a label's or a
+    site's, "NOTE:", "As the Hugging Face config shows") or turns what it says (``_TURNING``: a negation,
+    a doubt, a condition, a time before)."""
     if lowered in _TURNING or lowered.replace("’", "'") in _TURNING:
         return True
     if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
         return True
-    return re.sub(r"['’]s$", "", lowered) in _FAMILIES
+    bare = re.sub(r"['’]s$", "", lowered)
+    if bare in _FAMILIES:
+        return True
+    return not first and word[:1].isupper() and bare not in _PLAIN_CAPS
 
 
 def shift(draft: Shape, said: Shape) -> int | None:
@@ -180,7 +197,15 @@ def shift(draft: Shape, said: Shape) -> int | None:
         return -offset
     if draft.words < MIN_WORDS:
         return None
-    return said.find(draft)
+    offset = said.find(draft)
+    if offset is None:
+        return None
+    # A part of the claim's sentence: what it leaves out may be what named the model ("An open model with a
+    # window of 1,010,000 tokens." is no part of Qwen's sentence beside "Meet ... Llama 3 8B.").
+    end = offset + len(draft.tokens)
+    if any(i < offset or i >= end for i in said.telling):
+        return None
+    return offset
 
 
 def same(draft: Shape, said: Shape) -> bool:

@@ -54,6 +54,7 @@ class ClaimView:
     place: int | None = None        # where the claim's figure stands in ``shape`` (None: not found)
     distinctive: bool = False       # ``said`` names something (a model, a literal number)
     bound: int = 0                  # the figure in ``said`` is a lower bound (1: "at least"), an upper (-1) or neither
+    qualifier: str | None = None    # its qualifier as the finder reads it ("more than", "about")
     pers: frozenset[str] | None = None  # what the figure is per, in ``said`` or its unit ("token" of B/token)
     direction: int = 0              # a ratio in ``said``: 1 up ("5 times bigger", "doubles"), -1 down ("halves")
 
@@ -109,11 +110,11 @@ def view(claim: ClaimResult, said: str | None = None) -> ClaimView:
                 around, place = near(found[best]), shape.places[best]
                 break
     own = found[best] if place is not None else None
-    bound = _BOUNDS.get(own.qualifier or "", 0) if own else 0
+    bound = BOUNDS.get(own.qualifier or "", 0) if own else 0
     pers = _pers_of((printed or recomputed or (0, ""))[1], own)
     return ClaimView(result=claim, words=partial.words, around=around, printed=printed, recomputed=recomputed,
                      shape=shape, place=place, distinctive=identity.distinctive(said, spans), bound=bound,
-                     pers=pers, direction=direction(own) if own else 0)
+                     pers=pers, direction=direction(own) if own else 0, qualifier=own.qualifier if own else None)
 
 
 def near(figure: Figure) -> frozenset[str]:
@@ -189,8 +190,11 @@ _PER_NOUN = re.compile(r"\bper\s++(?:(?:million|thousand|billion|M|K)\s++)?([A-Z
 
 
 # "…per token, per layer", "… in every layer", "… for each user": per something more
-_PER_AFTER = re.compile(r"[ \t]*+,?[ \t]*+(?:and[ \t]++)?+(?:per|(?:in|for)[ \t]++(?:each|every))[ \t]++"
-                        r"(?!(?:the|a|an|our|its|their|this|that|his|her|my|your|cent)\b)([A-Za-z]{1,20}+)\b")
+_PER_AFTER = re.compile(r"[ \t]*+,?[ \t]*+(?:and[ \t]++)?+"
+                        r"(?:per|(?:(?:in|for|at|on|across|over)[ \t]++)?+(?:each|every)"
+                        r"(?:[ \t]++of(?:[ \t]++(?:the|its|their|these|those|our|all))?+(?:[ \t]++[\w-]{1,12}+)?)?)"
+                        r"[ \t]++(?!(?:the|a|an|our|its|their|this|that|his|her|my|your|cent)\b)([A-Za-z]{1,20}+)\b"
+                        r"|[ \t]*+,?[ \t]*+([A-Za-z]{1,20}+)[ \t]++by[ \t]++\2\b")  # "..., layer by layer"
 _NOT_PER = frozenset({"cent", "mille", "the", "a", "an"})  # "12.5 per cent" is a percent; "per the config" a source
 
 
@@ -201,7 +205,7 @@ def _pers_of(unit: str, figure: Figure | None) -> frozenset[str]:
     if figure is not None:
         out.update(noun.lower() for noun in _PER_NOUN.findall(figure.text) if noun.lower() not in _NOT_PER)
         if 0 <= figure.offset and (after := _PER_AFTER.match(figure.sentence, figure.offset + len(figure.text))):
-            out.add(after.group(1).lower())
+            out.add((after.group(1) or after.group(2)).lower())
     out.discard("")
     return frozenset(out)
 
@@ -263,9 +267,13 @@ def _agrees(figure: Figure, value: Fraction) -> bool:
     if figure.upper is not None:  # a range: from what rounds to its low end to what rounds to its high end
         low, high = rounds_to(printed, figure.step or 0), rounds_to(figure.upper, figure.step or 0)
         return value in Interval(low.low, high.high, low.low_in, high.high_in)
-    if figure.qualifier in ("more than", "at least"):
+    if figure.qualifier == "more than":  # strict: "more than 80 GB" is not 80 GB
+        return value > printed
+    if figure.qualifier == "at least":
         return value >= printed
-    if figure.qualifier in ("less than", "at most"):
+    if figure.qualifier == "less than":
+        return value < printed
+    if figure.qualifier == "at most":
         return value <= printed
     if figure.step is None:
         if figure.qualifier in ("about", "nearly"):
@@ -283,7 +291,7 @@ def _agrees(figure: Figure, value: Fraction) -> bool:
 
 
 # A bound's direction: "at least 320GB" is a lower bound, "up to 320GB" an upper one
-_BOUNDS = {"more than": 1, "at least": 1, "less than": -1, "at most": -1}
+BOUNDS = {"more than": 1, "at least": 1, "less than": -1, "at most": -1}
 
 
 def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
@@ -294,7 +302,7 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
     shown = None
     if claim.recomputed and (converted := values_in(claim.recomputed, figure)):
         shown = _shown(*converted[-1])
-    if claim.bound and _BOUNDS.get(figure.qualifier or "", 0) == -claim.bound:
+    if claim.bound and BOUNDS.get(figure.qualifier or "", 0) == -claim.bound:
         return None, shown
     if claim.direction and direction(figure) == -claim.direction:  # "5 times smaller" for "5 times bigger"
         return None, shown
@@ -303,6 +311,14 @@ def compare(figure: Figure, claim: ClaimView) -> tuple[str | None, str | None]:
     for name, pair in (("printed", claim.printed), ("recomputed", claim.recomputed)):
         if pair is None:
             continue
+        if name == "printed" and claim.pers is not None and (claim.bound or BOUNDS.get(figure.qualifier or "")) \
+                and figure.qualifier != claim.qualifier:  # (a view still locating its figure has no pers yet)
+            # a bound on one side only ("more than 90%" printed, "90%" drafted; "at most 286,000" against a
+            # printed 286,000 rounded down from 286,658): held to the value, not to the printed number
+            continue
+        if name == "printed" and figure.qualifier and (claim.pers is None or figure.qualifier == claim.qualifier) \
+                and (converted := values_in(pair, figure)) and any(v == figure.value for _, v in converted):
+            return name, shown  # "more than 90%" printed as its claim prints it (or the claim's own, being located)
         holding = _holding(figure, pair)
         if holding and (holding >= set(readings(figure)) or figure.unit in holding):
             return name, shown
