@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from workings.draft.digits import CJK, DIGITS
 
-BEFORE = re.compile(r"(?:(?<![\w.,])|(?<=[" + CJK + r"]))(?:\d{1,3}(?:,\d{3})++|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d++)"
+BEFORE = re.compile(r"(?:(?<![\w.,])|(?<=[" + CJK + r"]))"
+                    r"(?:\d{1,3}(?:,\d{3})++|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d++)"
                     r"(?:\.\d++)?+(?!\d|[,.]\d)")
 
 # digits of three scripts, every separator the pattern knows, what may stand before a number or after it

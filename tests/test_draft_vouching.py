@@ -233,7 +233,8 @@ def test_a_strict_bound_is_strict_and_held_to_the_value(tmp_ledger):
     """"under 80 GB" and "more than 80 GB" were both backed by a claim of 80 GB; "more than 198.6 GB" by a
     value of 198.57 (held to the printed, rounded figure); "90%" by a claim of "more than 90%"."""
     typed = "label: estimate\ninputs:\n  v: {v}\nassumptions:\n  v: y\ncompute:\n  r: v\n"
-    tmp_ledger.claim("b/card", 'said: "The Corvid card has 80 GB of memory."\nfigure: 80 GB\n' + typed.format(v="80 GB"))
+    tmp_ledger.claim("b/card", 'said: "The Corvid card has 80 GB of memory."\nfigure: 80 GB\n'
+                     + typed.format(v="80 GB"))
     tmp_ledger.claim("b/chat", 'said: "One Corvid chat needs 198.6 GB of cache."\nfigure: 198.6 GB\n'
                      + typed.format(v="198574080000 B"))
     tmp_ledger.claim("b/cut", 'said: "Corvid cut its cache by more than 90%."\nfigure: 90%\nbound: at-least\n'
