@@ -182,30 +182,17 @@ def shift(draft: Shape, said: Shape) -> int | None:
     however short; a part must hold ``MIN_WORDS`` tokens that are not masked figures."""
     if draft.key == said.key:
         return 0 if draft.words else None
-    if len(draft.tokens) >= len(said.tokens):
-        if said.words < MIN_WORDS:
-            return None
-        offset = draft.find(said)
-        if offset is None:
-            return None
-        # The claim's whole sentence inside a longer one: the draft's other words may add a clause ("...
-        # and 9 GB of weights"), but not name another thing or turn what it says ("For Mistral-7B, ...",
-        # "It is simply false that ...", "..., not at the full window, ..."): that is another statement.
-        end = offset + len(said.tokens)
-        if any(i < offset or i >= end for i in draft.telling):
-            return None
-        return -offset
-    if draft.words < MIN_WORDS:
+    # One inside the other: the longer's other words may add a clause ("... and 9 GB of weights"), but not
+    # name another thing or turn what it says ("For Mistral-7B, ...", "It is simply false that ...");
+    # and the part left out of the claim's sentence may not be what named its model ("An open model with
+    # a window of 1,010,000 tokens." is no part of Qwen's sentence beside "Meet ... Llama 3 8B.").
+    outer, inner = (draft, said) if len(draft.tokens) >= len(said.tokens) else (said, draft)
+    if inner.words < MIN_WORDS:
         return None
-    offset = said.find(draft)
-    if offset is None:
+    offset = outer.find(inner)
+    if offset is None or any(i < offset or i >= offset + len(inner.tokens) for i in outer.telling):
         return None
-    # A part of the claim's sentence: what it leaves out may be what named the model ("An open model with a
-    # window of 1,010,000 tokens." is no part of Qwen's sentence beside "Meet ... Llama 3 8B.").
-    end = offset + len(draft.tokens)
-    if any(i < offset or i >= end for i in said.telling):
-        return None
-    return offset
+    return -offset if outer is draft else offset
 
 
 def same(draft: Shape, said: Shape) -> bool:
