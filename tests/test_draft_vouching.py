@@ -54,6 +54,9 @@ def test_a_bound_the_other_way_round_from_the_claims_is_drift(tmp_ledger):
     ("So 10 × 3–5 GB = 30–50 GB.", []), ("So 2 × 3-5 GB = 6-10 GB.", []),
     ("So 10 – 3 = 7.", [("10 – 3 = 7", "holds")]),      # a spaced en dash is a minus
     ("Llama-3.1-70B × 2 bytes = 140 GB.", [("70B × 2 bytes = 140", "holds")]),  # a name's hyphen is no range
+    # "≈ 0" says negligible of anything small: not checked (198.6 GB "≈ 0 TB" held, rounded to whole TB)
+    ("So 196,608 × 1,010,000 ≈ 0 TB.", []), ("So 2 × 3 = 0.", [("2 × 3 = 0", "fails")]),
+    ("So 5 - 5 = 0.", [("5 - 5 = 0", "holds")]),
 ])
 def test_bits_and_ranges_in_an_equation(text, expected):
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected

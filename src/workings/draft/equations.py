@@ -510,6 +510,8 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     if result_first:
         left, left_tokens, right, right_tokens = right, right_tokens, left, left_tokens
     approximate = relation != "="
+    if approximate and len(right) == 1 and not _digits(right[0].number).strip("0.") and "." not in right[0].number:
+        return None  # "≈ 0": negligible, said of any small value; nothing to check ("198 GB ≈ 0 TB" held)
     suffixed = [t for t in left + right if t.suffix in _READ_TWO_WAYS]
     scaled = bool(suffixed) and all(map(_maybe_binary, suffixed))  # "100K + 28K = 128K": all alike
     kb = any(t.unit == "KB" for t in left + right)
@@ -781,13 +783,15 @@ def _corners(a: Interval, b: Interval, *, multiply: bool) -> Interval:
 def _precision(term: _Term, reading: _Reading, approximate: bool, *, exact_left: bool) -> Interval:
     """The interval a printed result agrees with, by the one rounding rule (``figures.rounds_to``):
     a decimal to its places; an integer to its trailing zeros with "≈", to itself with "=" (or, when
-    the left side is itself rounded, to its unit)."""
+    the left side is itself rounded, to its unit); a whole zero to itself."""
     digits, _, exponent = _digits(term.number).lower().partition("e")
     unit = Fraction(10) ** int(exponent or 0)  # "2e9": the digits count in billions
     if "." in digits:
         step = _step(term.number)
+    elif not digits.strip("0"):
+        step = Fraction(0)  # a whole zero has no digit to round to: "196,608 × 1,010,000 ≈ 0 TB" is no result
     elif approximate:
-        step = unit * Fraction(10) ** (len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0)
+        step = unit * Fraction(10) ** (len(digits) - len(digits.rstrip("0")))
     else:  # "= 671M" abbreviates: it agrees to its last digit (of three or more: "= 1M" is exact)
         abbreviated = term.suffix not in ("", "%") and len(digits.lstrip("0")) >= 3
         step = Fraction(0) if exact_left and not abbreviated else unit
