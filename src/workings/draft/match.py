@@ -280,13 +280,11 @@ def _agrees(figure: Figure, value: Fraction) -> bool:
             return abs(value - printed) <= abs(printed) / 20
         return value == printed
     step = figure.step
-    if figure.qualifier in ("about", "nearly"):
-        digits = figure.number.replace(",", "")
-        if "." not in digits and digits.isdigit() and digits.strip("0"):
-            step *= 10 ** (len(digits) - len(digits.rstrip("0")))
-        # the ledger's one rounding (half away from zero) at the trailing zeros' precision: "about 100 GB"
-        # is not 198.6 GB cut down, nor "about 2,000,000 tokens" 1,010,000 pushed up
-        return round_step(value, step) == printed
+    digits = figure.number.replace(",", "")
+    if figure.qualifier in ("about", "nearly") and "." not in digits and digits.isdigit() and digits.strip("0"):
+        step *= 10 ** (len(digits) - len(digits.rstrip("0")))  # "about" widens to the trailing zeros
+    # the ledger's one rounding (half away from zero): "about 100 GB" is not 198.6 GB cut down, nor
+    # "about 2,000,000 tokens" 1,010,000 pushed up
     return round_step(value, step) == printed
 
 
