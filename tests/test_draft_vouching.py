@@ -268,3 +268,15 @@ def test_a_part_of_a_claims_sentence_that_leaves_out_its_name_is_not_its(tmp_led
     check = check_text("Meet a long-context Llama 3 8B. An open model with a window of 1,010,000 tokens.\n", report,
                        markdown=True)
     assert _figure(check, "1,010,000 tokens").status == "unbacked"
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Meta's Llama 3 8B is another model.", "unbacked"),   # another family named between: no anchor
+    ("On NVIDIA cards it is the same.", "unbacked"),       # a maker the anchor does not name
+    ("Its config says so too.", "backed"),                  # names nothing: the anchor two sentences back holds
+])
+def test_a_sentence_naming_another_model_between_breaks_the_neighbour_rule(report, between, status):
+    """"The weights are 29.5 GB." two sentences after Qwen's claim was Qwen's though the sentence
+    between named Llama: the neighbour rule reached across a sentence about another model."""
+    draft = f"Corvid-22B has 56 layers and 4 KV heads. {between} That is 112 KiB.\n"
+    assert _figure(check_text(draft, report, markdown=True), "112 KiB").status == status

@@ -90,9 +90,27 @@ class Identities:
                 if not waiting:
                     continue
                 near = {v.result.group for j in range(max(0, i - REACH), min(len(pairs), i + REACH + 1))
-                        if j != i for v in accepted[j]}
+                        if j != i for v in accepted[j] if not self._between(sentences, accepted, i, j, v)}
                 accepted[i].extend(v for v in waiting if v.result.group in near)
         return accepted
+
+    def _between(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, j: int,
+                 anchor: match.ClaimView) -> bool:
+        """Whether a sentence between the one at ``i`` (naming nothing) and its anchor at ``j`` names a
+        family of models or a maker that the anchor does not, while the anchor names a model of its
+        own, and is no sentence of the anchor's group: "... Meta's Llama 3 70B is another model. The
+        weights are 29.5 GB." is no longer about the Qwen of two sentences before. An anchor that names
+        nothing ("This number leaves out ...") says nothing of whose the sentences around it are: the
+        rule stands as it was."""
+        shapes = [self.shape(sentences[j])] + ([anchor.shape] if anchor.shape is not None else [])
+        if not any(identity.names(s) for s in shapes):
+            return False
+        own = frozenset().union(*map(identity.families, shapes))
+        for k in range(min(i, j) + 1, max(i, j)):
+            if identity.families(self.shape(sentences[k])) - own \
+                    and not any(v.result.group == anchor.result.group for v in accepted[k]):
+                return True
+        return False
 
     def claims_of(self, figure: Figure, at: int | None) -> list[match.ClaimView]:
         """The claims whose figure stands where ``figure`` stands, in the sentence at index ``at``."""

@@ -176,6 +176,28 @@ def _telling(word: str, lowered: str, *, first: bool) -> bool:
     return not first and word[:1].isupper() and bare not in _PLAIN_CAPS
 
 
+_LEADING = re.compile(r"[a-z]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def families(shape: Shape) -> frozenset[str]:
+    """The families of models and the makers a sentence names (``_FAMILIES``), each by a word's
+    leading letters: "llama" of "Llama-3-8B" and of "Llama's", "qwen" of "Qwen2.5-14B"."""
+    found = set()
+    for token in shape.tokens:
+        lead = _LEADING.match(token)
+        if lead is not None and lead.group() in _FAMILIES:
+            found.add(lead.group())
+    return frozenset(found)
+
+
+def names(shape: Shape) -> bool:
+    """Whether a sentence names something (``_telling``, a word that turns it aside): "Qwen2.5-14B",
+    "Corvid-22B", "NVIDIA"."""
+    return any(shape.tokens[i] not in _TURNING and shape.tokens[i].replace("’", "'") not in _TURNING
+               for i in shape.telling)
+
+
 def shift(draft: Shape, said: Shape) -> int | None:
     """What to add to a place of the draft's shape to find it in ``said``, when the two are the
     same sentence (one inside the other); None when they are not. Equal shapes are one sentence
