@@ -54,3 +54,56 @@ def test_a_number_is_not_read_from_inside_a_word_or_another_number():
     assert [m.group() for m in DIGITS.finditer(glued)] == ["40", "32", "1,024", "3.5"]
     assert [m.group() for m in DIGITS.finditer("H100约 fp16 Llama3的")] == []
     assert [m.group() for m in DIGITS.finditer("196,608 and 128 000 and 0.33")] == ["196,608", "128 000", "0.33"]
+
+
+# --- a pattern's CJK part compiled only for a text holding a CJK character (``digits.ByScript``) ------------
+
+NO_CJK = "0123456789" * 3 + ",., \u00a0\u202f\u2009~≈×*=/()" * 2 + "-_aZé\u00b2\n+$%GBKMiaboutnerlyv" + "’—…\u2fff"
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=NO_CJK, max_size=40) | PIECES)
+@example("So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token, about 112 KiB ~ 3.5 GB")
+@example("约40")  # CJK: the whole pattern answers
+def test_a_text_without_a_cjk_character_is_read_as_the_whole_pattern_reads_it(text):
+    """The plain pattern (no CJK alternative) matches exactly what the whole one matches there, for each
+    pattern the finder and the equations share; a text holding a CJK character is read by the whole one."""
+    from workings.draft import equations, finder
+
+    for pattern in (DIGITS, equations.TERM, finder._QUALIFIER):
+        whole = pattern.compiled()
+        assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in whole.finditer(text)]
+        for pos in range(len(text) + 1):
+            a, b = pattern.match(text, pos), whole.match(text, pos)
+            assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups()))
+        a, b = pattern.search(text), whole.search(text)
+        assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups()))
+
+
+def test_every_cjk_character_comes_at_or_after_the_first_one_asked_for():
+    from workings.draft.digits import FIRST_CJK, has_cjk
+
+    starts = [CJK[i] for i in range(0, len(CJK), 3)]  # "a-b" triples
+    assert all(CJK[i + 1] == "-" for i in range(0, len(CJK), 3)) and min(starts) == FIRST_CJK
+    assert has_cjk("显存约40GB") and has_cjk("약3.5") and has_cjk("ｦ") and not has_cjk("196,608 B/token × 2 — ’é")
+
+
+def test_verify_of_a_ledger_in_english_compiles_no_cjk_class(tmp_path):
+    """re builds a character class in Python, a character at a time: the classes of Han characters and
+    Hangul syllables cost every command that imports the finder about 1.5 ms each. A sentence check of
+    English sentences (the finder reading "a quarter", "13B") compiles none of them."""
+    import subprocess
+    import sys
+
+    script = ("from workings import said\n"
+              "from workings.figures import read_figure\n"
+              "from workings.draft import digits, finder, setaside\n"
+              "assert said.missing('It compressed the KV Cache to a quarter again.', read_figure('1/4')) is None\n"
+              "assert said.missing('The model activates only 13B at a time.', read_figure('13 Gparameter')) is None\n"
+              "lazy = [digits.DIGITS, finder._QUALIFIER] + [p for _, p in setaside._PATTERNS"
+              " if isinstance(p, digits.ByScript)]\n"
+              "assert len(lazy) == 5 and all(p._full is None for p in lazy), [p.pattern[:30] for p in lazy]\n"
+              "assert said.missing('显存约40GB。', read_figure('40 GB')) is None\n"
+              "assert digits.DIGITS._full is not None\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

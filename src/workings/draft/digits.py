@@ -7,14 +7,73 @@ every claim's sentence with it and must stay near instant.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 # Chinese, Japanese and Korean run words together: "显存约40GB", "約40GB" (about 40 GB), "共32层" (32
 # layers). A digit right after a Han character, kana or a Hangul syllable starts a number, where after a
 # Latin letter ("H100", "fp16") it does not.
 CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff66-\uff9f"
+FIRST_CJK = "\u3040"  # no character of ``CJK`` comes before it
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` may hold a character of ``CJK``: one at ``FIRST_CJK`` or after (found in C)."""
+    return not text.isascii() and max(text) >= FIRST_CJK
+
+
+class ByScript:
+    """A pattern whose CJK part is compiled only when a text holding a CJK character is first read.
+
+    ``re`` compiles a character class by marking each of its characters in a map, in Python: the
+    classes of Han characters and Hangul syllables (about 40,000 characters) cost every command
+    that imports the draft finder about 1.5 ms each at import (verify included, for its sentence
+    check), for texts that mostly hold none. ``full`` is the pattern; ``plain`` is the same without
+    its CJK alternatives (with the same groups), which matches exactly what ``full`` matches in a
+    text holding no CJK character, or None where ``full`` can match nothing in such a text. Each
+    text is sent to one of the two (``has_cjk``, remembered for the last text: the finder matches
+    one paragraph at many places)."""
+
+    __slots__ = ("pattern", "flags", "_plain", "_full", "_text", "_chosen")
+
+    def __init__(self, plain: str | None, full: str, flags: int = 0):
+        self.pattern, self.flags = full, flags
+        self._plain = None if plain is None else re.compile(plain, flags)
+        self._full: re.Pattern[str] | None = None
+        self._text: str | None = None
+        self._chosen: re.Pattern[str] | None = None
+
+    def compiled(self) -> re.Pattern[str]:
+        """The whole pattern (compiled on first use)."""
+        if self._full is None:
+            self._full = re.compile(self.pattern, self.flags)
+        return self._full
+
+    def _for(self, text: str) -> re.Pattern[str] | None:
+        if text is not self._text:
+            self._text, self._chosen = text, self.compiled() if has_cjk(text) else self._plain
+        return self._chosen
+
+    @property
+    def groupindex(self) -> Any:
+        return (self._plain or self.compiled()).groupindex
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        chosen = self._for(text)
+        return iter(()) if chosen is None else chosen.finditer(text, pos, endpos)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        chosen = self._for(text)
+        return None if chosen is None else chosen.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        chosen = self._for(text)
+        return None if chosen is None else chosen.match(text, pos, endpos)
+
 
 # "196,608", "0.33", and thousands grouped by spaces as much of the world prints them ("128 000",
 # "100 000+", with a no-break, narrow no-break or thin space too); a group is exactly three digits and
@@ -23,9 +82,9 @@ CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\
 # pattern starts with a digit and the regex engine skips in C to where one stands, where the same test
 # before the digit, first, was tried at every character of the text (``tests/test_draft_digits.py``
 # holds the two patterns to the same matches).
-DIGITS = re.compile(r"\d(?:(?<![\w.,]\d)|(?<=[" + CJK + r"]\d))"
-                    r"(?:\d{0,2}(?:,\d{3})++|\d{0,2}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d*+)"
-                    r"(?:\.\d++)?+(?!\d|[,.]\d)")
+_DIGITS_REST = (r"(?:\d{0,2}(?:,\d{3})++|\d{0,2}(?:[ \u00a0\u202f\u2009]\d{3}(?![\w-])){1,4}+|\d*+)"
+                r"(?:\.\d++)?+(?!\d|[,.]\d)")
+DIGITS = ByScript(r"\d(?<![\w.,]\d)" + _DIGITS_REST, r"\d(?:(?<![\w.,]\d)|(?<=[" + CJK + r"]\d))" + _DIGITS_REST)
 
 
 def decimal_of(printed: str) -> tuple[Fraction, Fraction]:

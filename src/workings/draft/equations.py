@@ -67,7 +67,7 @@ from typing import Any
 
 from ..frozen import frozen
 from ..figures import Interval, rounds_to
-from .digits import CJK
+from .digits import CJK, ByScript
 from .setaside import CARD, CARD_BEFORE, CARD_MEMORY, CARD_MODEL, CARD_NOT_BEFORE
 from .text import Paragraph
 
@@ -79,11 +79,12 @@ _BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B)"
 # "1.8T parameters" before a count of parameters
 _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
              r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)|[ \u00a0\u202f\u2009]?+%")  # "90% × 80 GB": a hundredth
-TERM = re.compile(rf"(?:(?<![\w.,])|(?<=[{CJK}]))(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
-                  rf"(?:\s++(?P<scale>(?i:thousand|million|billion|trillion))\b)?+"
-                  rf"(?:(?P<unit>\s*+(?:\$\s*+)?+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])"
-                  rf"(?:\s*+\}})?+)(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
-                  rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
+_TERM_REST = (rf"(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
+              rf"(?:\s++(?P<scale>(?i:thousand|million|billion|trillion))\b)?+"
+              rf"(?:(?P<unit>\s*+(?:\$\s*+)?+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])"
+              rf"(?:\s*+\}})?+)(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
+              rf"|\s++(?P<name>(?!x\b)[A-Za-z]{{1,20}}+)(?![\w(]))?+")
+TERM = ByScript(r"(?<![\w.,])" + _TERM_REST, rf"(?:(?<![\w.,])|(?<=[{CJK}]))" + _TERM_REST)
 _UNIT = re.compile(rf"{_BYTES}(?![A-Za-z])")  # the byte unit inside a term's unit ("\text{ GB}": GB)
 # Between two numbers of one expression: closing brackets, one operator (LaTeX's \cdot, \times and
 # \div too), opening brackets. Between two sides: closing brackets, the relation, opening brackets.

@@ -17,16 +17,17 @@ from fractions import Fraction
 
 from ..frozen import frozen
 from . import setaside
-from .digits import DIGITS
+from .digits import DIGITS, ByScript
 from .digits import decimal_of as _decimal
 from .text import Paragraph, paragraphs, sentence_at, sentence_index, sentences
 from .words import WordNumber, number_at, read_unit, scale_of, split_words
 
-_QUALIFIER = re.compile(
-    r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over"
-    r"|(?:no|not)\s+(?:more|greater|less|fewer)\s+than|over"
-    r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+"
-    r"|(~|≈|대략|(?<![가-힣])약|大约|(?<![节節预預予契要制集公条條签簽合婚])[约約])\s*+)$")  # Korean, Chinese, Japanese "about"
+_QUALIFIER_WORDS = (r"(?i:\b(about|around|roughly|approximately|approx\.|nearly|almost|just\s+under|just\s+over"
+                    r"|(?:no|not)\s+(?:more|greater|less|fewer)\s+than|over"
+                    r"|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|under|below|above|some)\s*+")
+_QUALIFIER = ByScript(  # Korean, Chinese and Japanese "about" only in a text holding their characters
+    _QUALIFIER_WORDS + r"|(~|≈)\s*+)$",
+    _QUALIFIER_WORDS + r"|(~|≈|대략|(?<![가-힣])약|大约|(?<![节節预預予契要制集公条條签簽合婚])[约約])\s*+)$")
 # ("절약 40 GB" is saving, "节约" and "節約" too; "予約", "契約", "要約": booking, contract, summary)
 _QUALIFIER_NAMES = {"around": "about", "roughly": "about", "approximately": "about", "approx.": "about",
                     "some": "about", "~": "about", "≈": "about",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..frozen import frozen
+from .digits import ByScript
 from .text import Paragraph
 
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
@@ -33,7 +34,7 @@ CARD_BEFORE = r"(?:(?<![\d.,])\d{1,3}+[x×][ \t]*+|(?i:\b(?:dual|twin|quad)[ \t]
 CARD_MEMORY = r"[ \t]*+\(?+[ \t]*+\d[\d.,]*+[ \t]*+[GT]i?B\b"
 CARD_NOT_BEFORE = (rf"(?![ \t]*+(?:(?:[×*·⋅∙÷/+−]|x(?=[ \t]))(?!{CARD_MEMORY})|%|[kKMGTP]i?B\b|bytes?\b|bits?\b"
                    r"|tokens?\b|params?\b|parameters?\b|layers?\b|heads?\b|[kMG]?W\b|[kMG]?Hz\b|pixels?\b|rows?\b))")
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+_PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
     ("date", re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}(?:\b|(?=T\d))|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
@@ -71,10 +72,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                               r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
     # Chinese, Japanese and Korean dates and references, their numbers glued to the characters ("2024年5月",
     # "2024년 5월", "表3", "第3章"), and a model's version and size after its Han name ("通义千问2.5-72B")
-    ("date", re.compile(r"(?<!\d)\d{4}[ \t]?[年년](?:[ \t]?\d{1,2}[ \t]?[月월](?:[ \t]?\d{1,2}[ \t]?[日일号號])?)?"
-                        r"|(?<![\d.])\d{1,2}[ \t]?[月월](?:[ \t]?\d{1,2}[ \t]?[日일号號])?")),
-    ("reference", re.compile(r"[表图圖][ \t]?\d{1,3}(?:[.-]\d{1,3})?(?!\d)|第[ \t]?\d{1,4}[ \t]?[章节節步条條页頁部篇回期层層]")),
-    ("model-name", re.compile(r"(?<=[\u4e00-\u9fff])\d{1,2}(?:\.\d{1,2})?-\d{1,4}(?:\.\d)?[BbMmKkTt](?![A-Za-z0-9])")),
+    # (each matches only in a text holding such characters: compiled when one is first read, ``ByScript``)
+    ("date", ByScript(None, r"(?<!\d)\d{4}[ \t]?[年년](?:[ \t]?\d{1,2}[ \t]?[月월](?:[ \t]?\d{1,2}[ \t]?[日일号號])?)?"
+                            r"|(?<![\d.])\d{1,2}[ \t]?[月월](?:[ \t]?\d{1,2}[ \t]?[日일号號])?")),
+    ("reference", ByScript(None, r"[表图圖][ \t]?\d{1,3}(?:[.-]\d{1,3})?(?!\d)"
+                                 r"|第[ \t]?\d{1,4}[ \t]?[章节節步条條页頁部篇回期层層]")),
+    ("model-name", ByScript(None, r"(?<=[\u4e00-\u9fff])\d{1,2}(?:\.\d{1,2})?-\d{1,4}(?:\.\d)?[BbMmKkTt]"
+                                  r"(?![A-Za-z0-9])")),
     # struck-through text is text taken back ("~~80 GB~~", "<del>80 GB</del>"): its numbers are printed as withdrawn
     ("struck", re.compile(r"~~(?=[^\s~])(?:[^~\n]|~(?!~)){1,2000}?(?<=[^\s~])~~"
                           r"|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)")),
