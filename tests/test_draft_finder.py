@@ -873,3 +873,24 @@ def test_a_number_glued_to_chinese_japanese_or_korean_text_is_a_figure():
 ])
 def test_an_equation_glued_to_chinese_text_is_checked(text, expected):
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+@pytest.mark.parametrize("text, status, computed, note", [
+    # a left side naming no unit, one unit below the result: the author left it out (vLLM issue 22291)
+    ("It will use `1.53 * 3072 = 4.59 GB`, which seems wrong.", "ambiguous", Fraction("4700.16"),
+     "holds only if the left side, which names no unit, is in MiB and GB is read as GiB"),
+    ("So 0.5 × 3000 = 1.5 GB.", "ambiguous", Fraction(1500), "holds only if the left side, which names no unit, is in MB"),
+    ("So 1.53 × 3072 = 4.59 GiB.", "ambiguous", Fraction("4700.16"),
+     "holds only if the left side, which names no unit, is in MiB"),
+    # failing otherwise, in the printed unit: 4,500 is farther from 4.5 than 0.0000045 only as a ratio
+    ("So 1.5 × 3000 = 5.5 GB.", "fails", Fraction(4500), ""),
+    # two units below: no excuse (4 MiB, a formula short of its layers and bytes), in bytes the nearer
+    ("So 1 * 8 * 4096 * 128 = 4GB.", "fails", Fraction(4194304, 10**9), ""),
+    ("So 2 × 3 = 7 GB.", "fails", Fraction(6), ""),
+    ("So 7 × 2 = 14GB.", "holds", Fraction(14), ""),
+])
+def test_a_left_side_naming_no_unit_one_unit_below_its_result(text, status, computed, note):
+    """"1.53 * 3072 = 4.59 GB" (1.53 MiB per token, 3,072 tokens) failed as "the left side is 0.000005":
+    the left side was read in bytes, the nearer by a difference taken as a share of the result."""
+    (equation,) = find_figures(text, markdown=True).equations
+    assert (equation.status, equation.computed, equation.note) == (status, computed, note)

@@ -567,6 +567,7 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
             if closest is not results and len(left) == 1 and len(right) == 1:
                 return None  # "Llama 3 8B = 16 GB": a model's size named beside its bytes ("512 B = 1 KB" fails)
             results = closest  # failing, "70B × 2 = 150 GB" says 140, not 0.00000014
+    printed_unit = None
     if not any(r[3] for r in results) and _in_its_unit(left_tokens, left, right):
         printed_unit = other([(k, b, m, g, "printed") for k, b, m, g, _ in readings])
         if printed_unit is not None and (any(r[3] for r in printed_unit) or (
@@ -585,11 +586,16 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
         iec = other([(k, "binary", "binary", g, "bytes") for k in (both if scaled else both[:1]) for g in b_read])
         if iec is not None and (holding := [r for r in iec if r[3]]):
             status = "ambiguous"  # "70B × 2 bytes ≈ 130 GB": 140 billion bytes are 130 GiB
-    if status == "ambiguous":
+    implied = _implied_unit(left, right, printed_unit) if status == "fails" else None
+    if implied:
+        status = "ambiguous"
+    elif status == "ambiguous":
         (k, b, m, _, _) = holding[0][0]
         read = [f"K and M {_READ_AS['K and M'][k == 'binary']}"] * scaled + [f"KB {_READ_AS['KB'][b == 'binary']}"] * kb
         read += [f"{unit} is read as {_BIG_AS[unit]}" for unit in big if m == "binary"]
         note = "holds only if " + " and ".join(read)
+    if implied:
+        note = implied
     elif status == "fails" and not approximate and len(right) == 1 and "." not in right[0].number \
             and any(c.meets(_precision(right[0], r, False, exact_left=False)) and _within_a_percent(c, right[0], r)
                     for r, c, _, _ in results):
@@ -640,11 +646,46 @@ def _factor(term: _Term, reading: _Reading) -> Fraction:
     return factor * term.times * (_KB[reading[1]] if term.unit == "KB" else term.scale)
 
 
+_SI_STEPS = ("B", "KB", "MB", "GB", "TB", "PB")
+_IEC_STEPS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+
+
+def _implied_unit(left: list[_Term], right: list[_Term],
+                  as_printed: list[tuple[_Reading, Interval, Interval, bool]] | None) -> str | None:
+    """Where a left side names no unit and its number is the printed result's in the unit 1,000 or 1,024
+    times smaller, what it holds under: "1.53 * 3072 = 4.59 GB" holds with the
+    1.53 in MiB (1.53 MiB × 3,072 = 4.59 GiB), "0.5 × 3000 = 1.5 GB" with the 0.5 in MB. The author
+    left the unit out; the check cannot tell which was meant, so the equation is ``ambiguous``, not
+    failing (it said "the left side is 4,700.16, not 4.59"). One step only: "1 * 8 * 4096 * 128 = 4GB"
+    (4 MiB, a formula short of its layers and bytes) still fails, where reading the left side in KiB
+    would excuse it."""
+    if as_printed is None or len(right) != 1 or any(t.unit for t in left):
+        return None
+    unit = right[0].unit.upper()
+    si = [u.upper() for u in _SI_STEPS].index(unit) if unit in ("KB", "MB", "GB", "TB", "PB") else None
+    iec = [u.upper() for u in _IEC_STEPS].index(unit) if unit in ("KIB", "MIB", "GIB", "TIB", "PIB") else None
+    for base in (1000, 1024):
+        place = si if base == 1000 or iec is None else iec
+        if place is None:
+            continue
+        if all(c.scaled(Fraction(1, base)).meets(p) for _, c, p, _ in as_printed):
+            steps = _SI_STEPS if base == 1000 else _IEC_STEPS
+            read = f" and {_SI_STEPS[place]} is read as {_IEC_STEPS[place]}" if base == 1024 and iec is None else ""
+            return f"holds only if the left side, which names no unit, is in {steps[place - 1]}{read}"
+    return None
+
+
 def _off(result: tuple[_Reading, Interval, Interval, bool]) -> Fraction:
-    """How far a computed side is from the printed one, as a fraction of the printed."""
+    """How far a computed side is from the printed one, as a ratio either way (1,000 times too small
+    is as far as 1,000 times too big: "1.5 × 3000 = 4.5 GB" is 4,500 GB, not 0.0000045 GB, by this
+    measure as by the other). 0 where the two are equal; a side of zero, or of the other sign, is
+    farther than any ratio."""
     _, computed, printed = result[:3]
-    aim = (printed.low + printed.high) / 2
-    return abs((computed.low + computed.high) / 2 - aim) / abs(aim) if aim else Fraction(10**6)
+    aim, got = (printed.low + printed.high) / 2, (computed.low + computed.high) / 2
+    if not aim or not got or (aim > 0) != (got > 0):
+        return Fraction(10**30) + abs(got - aim)
+    ratio = got / aim
+    return max(ratio, 1 / ratio) - 1
 
 
 def _within_a_percent(computed: Interval, result: _Term, reading: _Reading) -> bool:
