@@ -252,11 +252,14 @@ def test_a_year_and_month_is_a_date():
     ("The total is *2 × 64 = 128* bytes.", [("2 × 64 = 128", "holds")]),
     ("**32 layers** × 8 heads × 128 × 2 × 2 = 131,072 bytes.", []),
     # a second review: a model size with a note is no product; "/ GPU" after a unit is "per";
-    # powers are not read, and a side beside one is cut; a re-factored chain's link is shown whole
+    # powers of a whole number are read (since batch I: "10^9", "2^30", "10⁹"); a re-factored chain's
+    # link is shown whole
     ("GPT-3 175B (FP16) = 350 GB.", []), ("Result: 4 GPUs (A100) = 320 GB.", []),
     ("Per GPU: 140 GB ÷ 8 = 20 GB / GPU.", [("140 GB ÷ 8 = 20", "fails")]),
-    (r"$70 \times 10^9 \times 2 = 140 \times 10^9$", []), ("1 GiB = 2^30 bytes.", []),
-    ("2^10 bytes = 1,024 bytes.", []), ("So 2 × 64 = 128 × 10⁹.", []),
+    (r"$70 \times 10^9 \times 2 = 140 \times 10^9$", [(r"70 \times 10^9 \times 2 = 140 \times 10^9", "holds")]),
+    ("1 GiB = 2^30 bytes.", [("1 GiB = 2^30", "holds")]),
+    ("2^10 bytes = 1,024 bytes.", [("2^10 bytes = 1,024", "holds")]),
+    ("So 2 × 64 = 128 × 10⁹.", [("2 × 64 = 128 × 10⁹", "fails")]),
     ("So 2 × 32 × 4,096 = 2 × 65,536 = 131,072.", [("2 × 32 × 4,096 = 2 × 65,536", "fails"),
                                                    ("2 × 65,536 = 131,072", "holds")]),
 ])
@@ -626,11 +629,14 @@ def test_a_percent_is_a_hundredth(text, expected):
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
 
 
-def test_a_python_power_cuts_the_side_beside_it():
+def test_a_python_power_raises_the_number_before_it():
     """A held-out GitHub issue's "... * num_bytes (2 for fp16) / 1024 ** 3 = 2.05 GB" was read as "3 =
-    2.05" and failed: "**" after a number raises it, as "^" does; bold "**2 × 64 = 128**" is no power."""
+    2.05" and failed: "**" after a number raises it, as "^" does (read since batch I; before, a side
+    beside a power was cut); bold "**2 × 64 = 128**" is no power."""
     text = "size = 4196 * 2 * 32 * 32 * 128 * 2 / 1024 ** 3 = 2.05 GB and 2 ** 30 = 1073741824."
-    assert find_figures(text, markdown=True).equations == ()
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == [
+        ("4196 * 2 * 32 * 32 * 128 * 2 / 1024 ** 3 = 2.05", "holds"), ("2 ** 30 = 1073741824", "holds")]
+    assert find_figures("... * num_bytes (2 for fp16) / 1024 ** 3 = 2.05 GB", markdown=True).equations == ()
     assert [(e.text, e.status) for e in find_figures("It is **2 × 64 = 128** here.", markdown=True).equations] == [
         ("2 × 64 = 128", "holds")]
 
@@ -640,11 +646,11 @@ def test_a_python_power_cuts_the_side_beside_it():
     ("So 1 kibibyte = 1 GB and 3 megabits = 3 TB.", []), ("So 2 GigaBytes = 2 MB.", []),
     ("So 1 kilobyte = 1,024 bytes.", [("1 kilobyte = 1,024", "ambiguous")]),
     ("So 1 megabyte = 1,048,576 bytes.", [("1 megabyte = 1,048,576", "ambiguous")]),
-    # bold around numbers is no power ("**" spaced on one side only)
+    # bold around numbers is no power ("**" spaced on one side only); "1024**3" is
     ("**Step 2** 8 × 80 GB = 600 GB", [("8 × 80 GB = 600", "fails")]),
     ("Step 1 **8 × 80 GB = 600 GB**", [("8 × 80 GB = 600", "fails")]),
     ("Weights (FP16) **2 × 70 = 150**", [("2 × 70 = 150", "fails")]),
-    ("So 2 × 1024**3 = 5 GiB.", []),
+    ("So 2 × 1024**3 = 5 GiB.", [("2 × 1024**3 = 5", "fails")]), ("So 2 × 1024**3 = 2 GiB.", [("2 × 1024**3 = 2", "holds")]),
     # a card after a spaced count with a result in GB; a product with the card's memory
     ("So 2 × 3090 = 48 GB of VRAM.", []), ("So 4 × 4090 = 96 GB.", []),
     ("Rig: 8x 4090 × 24 GB = 192 GB.", [("8x 4090 × 24 GB = 192", "holds")]),

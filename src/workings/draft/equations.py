@@ -79,7 +79,13 @@ _BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B)"
 # "1.8T parameters" before a count of parameters
 _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
              r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)|[ \u00a0\u202f\u2009]?+%")  # "90% × 80 GB": a hundredth
-_TERM_REST = (rf"(?P<num>{_NUM})(?P<suffix>{_SUFFIXES})?+"
+# A whole number raised to a power of one or two digits: "10^9", "2^{30}", "2**30", "1024 ** 3", "1024³",
+# "10⁹" (read as the number it is: ``_powered``); a decimal base ("1.5^2") is not read so.
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_POWERED = (rf"\d{{1,5}}+(?:\^\{{?+\d{{1,2}}+\}}?+|\^\d{{1,2}}+|\*\*\d{{1,2}}+|[ \t]++\*\*[ \t]++\d{{1,2}}+"
+            rf"|[{_SUPERSCRIPTS}]{{1,2}}+)(?![\d{_SUPERSCRIPTS}^]|[.,]\d)")
+_POWER_PARTS = re.compile(rf"(\d++)(?:\^\{{?+|[ \t]*+\*\*[ \t]*+)?+(\d++|[{_SUPERSCRIPTS}]++)\}}?+")
+_TERM_REST = (rf"(?P<num>{_POWERED}|{_NUM})(?P<suffix>{_SUFFIXES})?+"
               rf"(?:\s++(?P<scale>(?i:thousand|million|billion|trillion))\b)?+"
               rf"(?:(?P<unit>\s*+(?:\$\s*+)?+(?:\\(?:text|mathrm)\{{\s*+)?+{_BYTES}(?![A-Za-z])"
               rf"(?:\s*+\}})?+)(?:\s*+/\s*+tokens?\b|\s++per\s++tokens?\b)?+"
@@ -196,6 +202,7 @@ class _Term:
     times: int = 1       # a scale word after the number: "70 billion" is 70 times 10^9
     glued: bool = False  # "70B", "70 B": a B after the number, bytes or billions (``_equation``)
     number_end: int = 0  # where the number, its K or M and its scale word end ("7 billion")
+    powered: bool = False  # printed as a power ("2^30", "1024³"): ``number`` is the number it is
 
 
 @frozen(kw_only=True)
@@ -215,6 +222,15 @@ class Equation:
     @property
     def holds(self) -> bool:
         return self.status == "holds"
+
+
+def _powered(text: str) -> str:
+    """A printed number, with a power ("10^9", "1024³") worked out: "1000000000", "1073741824"."""
+    parts = _POWER_PARTS.fullmatch(text)
+    if parts is None or not any(c in text for c in "^*" + _SUPERSCRIPTS) or parts.group(2) == text:
+        return text
+    exponent = parts.group(2).translate(str.maketrans(_SUPERSCRIPTS, "0123456789"))
+    return str(int(parts.group(1)) ** int(exponent))
 
 
 def number(text: str) -> Fraction:
@@ -298,10 +314,11 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
         # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
         # word wrapped to the next line is still the number's: "= 1.34" then "GB in total", and
         # "8 × 80" then "GB = 640 GB")
-        return _Term(start=match.start(), end=number_end, number=match.group("num"),
-                     suffix=suffix, scale=1, unit="", number_end=number_end, times=times)
-    return _Term(start=match.start(), end=match.end(), number=match.group("num"), suffix=suffix,
-                 name=name, times=times, number_end=number_end,
+        return _Term(start=match.start(), end=number_end, number=_powered(match.group("num")),
+                     suffix=suffix, scale=1, unit="", number_end=number_end, times=times,
+                     powered=_powered(match.group("num")) != match.group("num"))
+    return _Term(start=match.start(), end=match.end(), number=_powered(match.group("num")), suffix=suffix,
+                 name=name, times=times, number_end=number_end, powered=_powered(match.group("num")) != match.group("num"),
                  scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
 
 
@@ -333,8 +350,8 @@ def _skipped(left: list[_Term], right: list[_Term]) -> bool:
     units = any(t.unit for t in left + right)
     if len(left) == 1 and len(right) == 1:
         one, two = left[0], right[0]
-        if not units and not (one.suffix or two.suffix or _counts(one) or _counts(two)):
-            return True
+        if not units and not (one.suffix or two.suffix or _counts(one) or _counts(two) or one.powered or two.powered):
+            return True  # "= 5 = 5"; but a power is worked out ("2^30 = 1,073,741,824")
         if (_counts(one) and two.unit and not one.unit) or (_counts(two) and one.unit and not two.unit):
             return True
         if any((a.name or a.suffix == "%") and not a.unit and b.unit for a, b in ((one, two), (two, one))):
