@@ -900,3 +900,24 @@ def test_a_left_side_naming_no_unit_one_unit_below_its_result(text, status, comp
     the left side was read in bytes, the nearer by a difference taken as a share of the result."""
     (equation,) = find_figures(text, markdown=True).equations
     assert (equation.status, equation.computed, equation.note) == (status, computed, note)
+
+
+@pytest.mark.parametrize("text, expected, aside", [
+    ("So 2,684,354,560 / 10^9 = 2.68 GB.", [("2,684,354,560 / 10^9 = 2.68", "holds")], ["10^9"]),
+    ("So 70.60×10^9 parameters × 2 bytes = 141.20GB.", [("70.60×10^9 parameters × 2 bytes = 141.20", "holds")],
+     ["10^9"]),
+    ("So 1024³ ≈ 1,073,741,824.", [("1024³ ≈ 1,073,741,824", "holds")], ["1024³"]),
+    ("So $2^{30}$ = 1,073,741,824.", [("2^{30}$ = 1,073,741,824", "holds")], ["2^{30}"]),
+    ("So 2^30 = 1,000,000,000.", [("2^30 = 1,000,000,000", "fails")], ["2^30"]),
+    ("So 1 GB = 1024³.", [("1 GB = 1024³", "ambiguous")], ["1024³"]),
+    ("So 99999^99 = 5.", [], ["99999^99"]),          # past 10^40: not checked
+    ("So 1.5^2 = 2.25.", [], []),                    # a decimal base is not read
+    ("The model has 10^9 parameters.", [], ["10^9"]),  # no figures "10" and "9 parameters"
+])
+def test_a_whole_number_raised_to_a_power_is_the_number_it_is(text, expected, aside):
+    """Batches H and I printed powers in their arithmetic ("/ 10^9 = 2.68 GB", "1024³ ≈ 1,073,741,824"):
+    none was checked, and "10^9" outside an equation was the figures 10 and 9."""
+    found = find_figures(text, markdown=True)
+    assert [(e.text, e.status) for e in found.equations] == expected
+    assert [s.text for s in found.set_aside if s.reason == "power"] == aside
+    assert not {"9", "30", "10", "9 parameters"} & {f.text for f in found.figures}
