@@ -921,3 +921,19 @@ def test_a_whole_number_raised_to_a_power_is_the_number_it_is(text, expected, as
     assert [(e.text, e.status) for e in found.equations] == expected
     assert [s.text for s in found.set_aside if s.reason == "power"] == aside
     assert not {"9", "30", "10", "9 parameters"} & {f.text for f in found.figures}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("14GB (모델) + 14GB (그래디언트) + 28GB (Adam) = 56GB", [("14GB (모델) + 14GB (그래디언트) + 28GB (Adam) = 56", "holds")]),
+    ("So 140 GB (weights) + 40 GB (KV) = 190 GB.", [("140 GB (weights) + 40 GB (KV) = 190", "fails")]),
+    ("weights 140 GB + KV 40 GB = 180 GB", []),          # a name before "+" still cuts the sum
+    ("So 140 GB (FP16) = 150 GB.", []),                  # a note beside one number is no sum
+    ("7,000,000,000×2 字节=14,000,000,000 字节", [("7,000,000,000×2 字节=14,000,000,000", "holds")]),
+    ("14,000,000,000バイト = 約14GB", [("14,000,000,000バイト = 約14", "holds")]),
+    ("1,024 바이트 = 1 KB", [("1,024 바이트 = 1", "ambiguous")]),
+])
+def test_notes_in_a_sum_and_bytes_in_chinese_japanese_and_korean(text, expected):
+    """Batch I's "14GB (모델) + 14GB (그래디언트) + 28GB (Adam) = 56GB" and "×2 字节=14,000,000,000 字节", and
+    batch H's "14,000,000,000バイト = 約14GB", were not checked: a note in brackets ended a sum, and
+    字节, バイト and 바이트 were no byte units."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected

@@ -74,7 +74,9 @@ from .text import Paragraph
 # "327,680", "327{,}680", "327\,680" and a thin or no-break space between groups of three; "1e6" too
 _NUM = (r"(?:\d{1,3}(?:(?:,|\{,\}|\\,|[\u00a0\u202f\u2009](?=\d{3}(?!\d)))\d{3})++|\d++)"
         r"(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+")
-_BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B)"  # "2 gigabytes" too
+# "2 gigabytes" too, and bytes in Chinese, Japanese and Korean ("14,000,000,000 字节", "バイト", "바이트")
+_CJK_BYTES = ("字节", "字節", "バイト", "바이트")
+_BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B|" + "|".join(_CJK_BYTES) + ")"
 # "128K", "1M"; "128k" and "1m" before tokens or a context ("2k = 16" is algebra); "70B params" and
 # "1.8T parameters" before a count of parameters
 _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
@@ -108,6 +110,9 @@ _DEVICE_AFTER = (r"(?:[ \t]++(?:NVIDIA[ \t]++)?+(?:(?:RTX|GTX)[ \t]++A?\d{4}(?:"
 _OP_GAP = re.compile(rf"{_DEVICE_AFTER}\s*+(?P<close>(?:\)\s*+)*+){_SIGN}{_DEVICE}\s*+(?P<open>(?:\(\s*+)*+)\Z")
 # A factor's name of a few more words, or a note in parentheses ("heads × ", " (K+V) × "), before a
 # multiplication or a division: the product goes on.
+# A note in brackets after a term of a sum ("14GB (weights) + 14GB (gradients) + 28GB (Adam) = 56GB"): the sum
+# goes on (a name before "+" still cuts: "weights 140 GB + KV 40 GB" is ``_CUT_BEFORE``'s)
+_NOTED_SUM_GAP = re.compile(r"\s*+\([^()\d\n]{1,20}+\)\s*+(?P<op>[+−]|(?<=\s)-(?=\s))\s*+(?P<open>)(?P<close>)\Z")
 _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*+\([^()\d\n]{1,20}+\))?+"
                            r"\s*+(?P<op>[×*·⋅∙÷]|(?<=\s)[/x](?=\s))\s*+(?P<open>)(?P<close>)\Z")
 # An operator between a side's first number and an operand before it, or between its last and an
@@ -266,7 +271,7 @@ def find(paragraph: Paragraph) -> list[Equation]:
                 group.append(term)  # "20% of 80 GB", "20% of the 80 GB": of a percent, a product
                 joins.append(_Join("op", "×", 0, 0))
                 continue
-            if joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap):
+            if joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap) or _NOTED_SUM_GAP.match(gap):
                 kind = "op"
             elif (joined := _REL_GAP.match(gap)) and joined["note"] and (
                     not joins or joins[-1].kind != "op" or paragraph.line_of(group[-1].end + joined.end("note"))
@@ -301,7 +306,9 @@ class _Unreadable(Exception):
 
 def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
-    if len(unit) > 5:  # "kilobytes", "Gigabyte": as their symbols
+    if unit in _CJK_BYTES:
+        unit = "bytes"
+    elif len(unit) > 5:  # "kilobytes", "Gigabyte": as their symbols
         unit = _SPELLED[unit[:4].lower()]
     suffix = "%" if (match.group("suffix") or "").endswith("%") else match.group("suffix") or ""
     name = "" if suffix == "%" and match.group("name") == "of" else match.group("name") or ""  # "20% of ..."
