@@ -937,3 +937,18 @@ def test_notes_in_a_sum_and_bytes_in_chinese_japanese_and_korean(text, expected)
     batch H's "14,000,000,000バイト = 約14GB", were not checked: a note in brackets ended a sum, and
     字节, バイト and 바이트 were no byte units."""
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("13 × 2 = ~26GB≈ 24GB with real-world optimizations",
+     [("13 × 2 = ~26", "holds", ""), ("26GB≈ 24", "ambiguous", "holds only if the right side's GB is read as GiB "
+                                                              "(1,073,741,824 bytes)")]),
+    ("So 24 GB ≈ 26 GB.", [("24 GB ≈ 26", "ambiguous", "holds only if the left side's GB is read as GiB "
+                                                       "(1,073,741,824 bytes)")]),
+    ("So 26 GB ≈ 22 GB.", [("26 GB ≈ 22", "fails", "")]),
+    ("So 8 × 80 GB = 600 GB.", [("8 × 80 GB = 600", "fails", "")]),  # a product: both sides read alike
+])
+def test_a_size_against_itself_in_the_binary_unit(text, expected):
+    """Batch J's "13 × 2 = ~26GB≈ 24GB" (26 billion bytes are 24.2 GiB) failed as "the left side is 26, not
+    24": one side's GB is a GiB, as tools report sizes."""
+    assert [(e.text, e.status, e.note) for e in find_figures(text, markdown=True).equations] == expected

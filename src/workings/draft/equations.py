@@ -610,7 +610,8 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
         iec = other([(k, "binary", "binary", g, "bytes") for k in (both if scaled else both[:1]) for g in b_read])
         if iec is not None and (holding := [r for r in iec if r[3]]):
             status = "ambiguous"  # "70B × 2 bytes ≈ 130 GB": 140 billion bytes are 130 GiB
-    implied = _implied_unit(left, right, printed_unit) if status == "fails" else None
+    implied = (_implied_unit(left, right, printed_unit) or _one_side_binary(left, right, results)) \
+        if status == "fails" else None
     if implied:
         status = "ambiguous"
     elif status == "ambiguous":
@@ -668,6 +669,23 @@ def _factor(term: _Term, reading: _Reading) -> Fraction:
     if term.unit in _BIG_AS and reading[2] == "binary":
         return factor * term.times * _SCALE[term.unit[0] + "IB"]
     return factor * term.times * (_KB[reading[1]] if term.unit == "KB" else term.scale)
+
+
+def _one_side_binary(left: list[_Term], right: list[_Term],
+                     results: list[tuple[_Reading, Interval, Interval, bool]]) -> str | None:
+    """Two sizes in one unit, MB, GB, TB or PB, with nothing else on either side, that agree only with one
+    of them read as MiB, GiB, TiB or PiB: "~26GB ≈ 24GB" (26 billion bytes are 24.2 GiB), what a page
+    prints for a size and what a tool reports of it. ``ambiguous``, naming the side, not failing."""
+    if len(left) != 1 or len(right) != 1 or left[0].suffix or right[0].suffix or left[0].times != 1 \
+            or right[0].times != 1 or left[0].unit.upper() != right[0].unit.upper() or left[0].unit.upper() not in _BIG_AS:
+        return None
+    unit = left[0].unit.upper()
+    ratio = Fraction(_SCALE[unit[0] + "IB"], _SCALE[unit])  # a binary unit over its decimal one: 1.07 for GB
+    for side in ("right", "left"):  # the side read as binary holds ``ratio`` times the bytes
+        if results and all(c.meets(p.scaled(ratio)) if side == "right" else c.scaled(ratio).meets(p)
+                           for _, c, p, _ in results):
+            return f"holds only if the {side} side's {left[0].unit} is read as {_BIG_AS[unit]}"
+    return None
 
 
 _SI_STEPS = ("B", "KB", "MB", "GB", "TB", "PB")
