@@ -952,3 +952,11 @@ def test_a_size_against_itself_in_the_binary_unit(text, expected):
     """Batch J's "13 × 2 = ~26GB≈ 24GB" (26 billion bytes are 24.2 GiB) failed as "the left side is 26, not
     24": one side's GB is a GiB, as tools report sizes."""
     assert [(e.text, e.status, e.note) for e in find_figures(text, markdown=True).equations] == expected
+
+
+@pytest.mark.parametrize("text", ["2^-1 × 4 = 4.", "10^-1 × 20 = 20 GB.", "2**-1 × 4 = 4", "2^−1 × 4 = 4",
+                                  "10⁻³ × 5 = 5 GB", "2^(10) × 4 = 4096", "1 024³ = 1,073,741,824"])
+def test_a_negative_or_bracketed_power_and_a_spaced_group_are_not_read_as_a_product(text):
+    """A reviewer's "2^-1 × 4 = 4" held as "1 × 4 = 4" (the exponent read as an operand, its minus dropped),
+    and "1 024³ = 1,073,741,824" failed as "024³"."""
+    assert find_figures(text, markdown=True).equations == ()

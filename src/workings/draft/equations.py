@@ -84,7 +84,7 @@ _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
 # A whole number raised to a power of one or two digits: "10^9", "2^{30}", "2**30", "1024 ** 3", "1024³",
 # "10⁹" (read as the number it is: ``_powered``); a decimal base ("1.5^2") is not read so.
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_POWERED = (rf"\d{{1,5}}+(?:\^\{{?+\d{{1,2}}+\}}?+|\^\d{{1,2}}+|\*\*\d{{1,2}}+|[ \t]++\*\*[ \t]++\d{{1,2}}+"
+_POWERED = (rf"[1-9]\d{{0,4}}+(?:\^\{{?+\d{{1,2}}+\}}?+|\^\d{{1,2}}+|\*\*\d{{1,2}}+|[ \t]++\*\*[ \t]++\d{{1,2}}+"
             rf"|[{_SUPERSCRIPTS}]{{1,2}}+)(?![\d{_SUPERSCRIPTS}^]|[.,]\d)")
 _POWER_PARTS = re.compile(rf"(\d++)(?:\^\{{?+|[ \t]*+\*\*[ \t]*+)?+(\d++|[{_SUPERSCRIPTS}]++)\}}?+")
 _TERM_REST = (rf"(?P<num>{_POWERED}|{_NUM})(?P<suffix>{_SUFFIXES})?+"
@@ -128,7 +128,8 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 # "70B Γ 2", "70B Ã— 2"; an arrow or "≥" is no operand).
 _CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div))[ \t]*+"
                          r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
-                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^|[\d)](?:[ \t]++\*\*[ \t]++|\*\*)"
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^[ \t]*+[-−(]?+"
+                         r"|[\d)](?:[ \t]++\*\*[ \t]++|\*\*)[-−(]?+"
                          r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++"
                          r"|(?<![\w.,–-])\d++(?:[.,]\d++)*+[–-])\Z")
 _CUT_AFTER = re.compile(r"(?:[ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div)(?![A-Za-z]))[ \t]*+"
