@@ -272,7 +272,7 @@ def test_a_part_of_a_claims_sentence_that_leaves_out_its_name_is_not_its(tmp_led
 
 @pytest.mark.parametrize("between, status", [
     ("Meta's Llama 3 8B is another model.", "unbacked"),   # another family named between: no anchor
-    ("On NVIDIA cards it is the same.", "unbacked"),       # a maker the anchor does not name
+    ("On NVIDIA cards it is the same.", "backed"),         # hardware and its makers name no model
     ("Its config says so too.", "backed"),                  # names nothing: the anchor two sentences back holds
 ])
 def test_a_sentence_naming_another_model_between_breaks_the_neighbour_rule(report, between, status):
@@ -280,3 +280,62 @@ def test_a_sentence_naming_another_model_between_breaks_the_neighbour_rule(repor
     between named Llama: the neighbour rule reached across a sentence about another model."""
     draft = f"Corvid-22B has 56 layers and 4 KV heads. {between} That is 112 KiB.\n"
     assert _figure(check_text(draft, report, markdown=True), "112 KiB").status == status
+
+
+def _families_ledger(tmp_ledger):
+    tmp_ledger.source("qwen")
+    typed = "label: estimate\ninputs:\n  v: {v}\nassumptions:\n  v: The card.\ncompute:\n  r: v\n"
+    tmp_ledger.claim("kv/qwen25-14b-window", 'said: "Qwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 '
+                                             'tokens."\nfigure: 1,010,000 token\nlabel: quoted\n'
+                                             "inputs:\n  w: qwen#max_position_embeddings token\ncompute:\n  r: w\n")
+    tmp_ledger.claim("kv/qwen25-14b-weights-gb", 'said: "The weights are 29.5 GB."\nfigure: 29.5 GB\n'
+                     + typed.format(v="29.5 GB"))
+    tmp_ledger.claim("kv/qwen25-14b-full-window-gb", 'said: "At the full window, one chat needs 198.6 GB of cache."\n'
+                     "figure: 198.6 GB\n" + typed.format(v="198.6 GB"))
+    tmp_ledger.claim("kv/opt-13b-mb", 'said: "The vLLM paper uses the same sum for OPT-13B and gets 0.8 MB per '
+                                      'token."\nfigure: 0.8 MB/token\n' + typed.format(v="0.8 MB/token"))
+    report = tmp_ledger.verify()
+    assert not report.problems, report.problems
+    return report
+
+
+QWEN = "Qwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 tokens."
+OPT = "The vLLM paper uses the same sum for OPT-13B and gets 0.8 MB per token."
+
+
+@pytest.mark.parametrize("draft, status", [
+    # the anchor after the sentence, another model before it: "Its ..." is Llama's
+    (f"Meta's Llama 3 70B comes first. The weights are 29.5 GB. {QWEN}", "unbacked"),
+    # a chain: a sentence naming nothing anchors the next across another model
+    (f"{QWEN} At the full window, one chat needs 198.6 GB of cache. Meta's Llama 3 70B is a different model. "
+     "The weights are 29.5 GB.", "unbacked"),
+    # a passing mention of another model in a claim of the group, nothing of Qwen before it
+    (f"{OPT} The weights are 29.5 GB.", "unbacked"),
+    # the same mention after Qwen was named: the sentence is still Qwen's (the KV article's own order)
+    (f"{QWEN} That is a lot. {OPT} At the full window, one chat needs 198.6 GB of cache. The weights are 29.5 GB.",
+     "backed"),
+    # hardware names no model
+    (f"{QWEN} An NVIDIA H100 SXM has 80 GB of memory. The weights are 29.5 GB.", "backed"),
+    # a maker or model left out of the list before: DBRX, ChatGPT, TinyLlama, Facebook
+    (f"{QWEN} Databricks' DBRX is a different model. The weights are 29.5 GB.", "unbacked"),
+    (f"{QWEN} TinyLlama is another story. The weights are 29.5 GB.", "unbacked"),
+    (f"{QWEN} The weights are 29.5 GB.", "backed"),
+])
+def test_a_sentence_is_about_the_model_named_before_it(tmp_ledger, draft, status):
+    """A second reviewer found the neighbour rule's stop went round: an anchor after the sentence, a chain
+    of sentences naming nothing, a claim of the same group about another model as the anchor, and makers
+    not listed. A claim whose id names a family is now a sentence's only where the nearest model the
+    sentence's paragraph names is of that family (past a passing mention in a claim of its group)."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(draft + "\n", report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "29.5 GB"] == [status]
+
+
+def test_a_long_claim_sentence_after_another_model_is_not_that_claims(tmp_ledger):
+    """"Llama 3 8B has 32 layers ... At the full window, one chat needs 198.6 GB of cache." was backed by
+    Qwen's claim: a sentence long enough to name itself still follows the model named before it, unless
+    the draft is the group's own text (``--issue``)."""
+    report = _families_ledger(tmp_ledger)
+    draft = "Mistral 7B has 32 layers. At the full window, one chat needs 198.6 GB of cache.\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == "unbacked"
+    assert _figure(check_text(draft, report, issue="kv", markdown=True), "198.6 GB").status == "backed"

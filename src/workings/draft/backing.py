@@ -27,6 +27,8 @@ from .finder import Figure, Found
 
 ALIGN = 0.5   # share of a claim's words a sentence must hold before its identity is tested
 REACH = 2     # sentences either side where a named sentence anchors one that names nothing
+SUBJECT_BACK = 3  # sentences back where a sentence naming no family finds the family it is about
+PASSING_BACK = 12  # and, past a passing mention of another model in a claim of its group, how far back
 
 
 class Identities:
@@ -41,6 +43,7 @@ class Identities:
         self._offsets: dict[str, dict[int, int]] = {}
         self._shifts: dict[tuple, int | None] = {}
         self._spans = _spans(found)
+        self._paragraph_of = found.paragraph_of
         self.accepted = self._accept(found.sentences)
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence) for figure in found.figures]  # each figure's sentence index
@@ -92,13 +95,46 @@ class Identities:
                 near = {v.result.group for j in range(max(0, i - REACH), min(len(pairs), i + REACH + 1))
                         if j != i for v in accepted[j] if not self._between(sentences, accepted, i, j, v)}
                 accepted[i].extend(v for v in waiting if v.result.group in near)
-        return accepted
+        return self._about(sentences, accepted)
+
+    def _about(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]]) -> list[list[match.ClaimView]]:
+        """Each sentence's claims, less those about another family of models than the sentence is: a claim
+        whose id names a family ("qwen25-14b-weights-gb": Qwen) is not the claim of a sentence that names
+        other families and not its, nor of one that names none after a sentence that does, within
+        ``SUBJECT_BACK`` sentences of its paragraph ("Meta's Llama 3 70B comes first. Its config.json
+        gives 48 layers ..."; "Mistral 7B is the model we fit. ... That leaves room for about 286,000
+        tokens of BF16 cache."). Hardware and its makers (NVIDIA, an H100's sentence) name no model. A
+        sentence naming another family that is itself a claim of the same group is a passing mention
+        (the KV article's "The vLLM paper uses the same sum for OPT-13B ..." before Qwen's "At the full
+        window, ..."): the claim's family is looked for further back, ``PASSING_BACK`` sentences, and
+        must be found there before another family is. Not asked of a group's own text (``--issue``)."""
+        return [[v for v in views if not (own := identity.id_families(v.result.id))
+                 or self._of_family(sentences, accepted, i, v.result.group, own)]
+                for i, views in enumerate(accepted)]
+
+    def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, group: str,
+                   own: frozenset[str]) -> bool:
+        passing = False
+        for k in range(i, max(-1, i - PASSING_BACK - 1), -1):
+            if not passing and (k < i - SUBJECT_BACK or k < i and self._paragraph_of
+                                and self._paragraph_of[k] != self._paragraph_of[i]):
+                return True  # no model named near: the sentence is as it was read
+            named = identity.families(self.shape(sentences[k])) - identity.HARDWARE
+            if not named:
+                continue
+            if own & named:
+                return True
+            if k == i or not any(w.result.group == group for w in accepted[k]):
+                return False
+            passing = True
+        return not passing
 
     def _between(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, j: int,
                  anchor: match.ClaimView) -> bool:
         """Whether a sentence between the one at ``i`` (naming nothing) and its anchor at ``j`` names a
-        family of models or a maker that the anchor does not, while the anchor names a model of its
-        own, and is no sentence of the anchor's group: "... Meta's Llama 3 70B is another model. The
+        family of models or a maker that the anchor does not (hardware and its makers aside: "An NVIDIA
+        H100 SXM has 80 GB."), while the anchor names a model of its own, and is no sentence of the
+        anchor's group: "... Meta's Llama 3 70B is another model. The
         weights are 29.5 GB." is no longer about the Qwen of two sentences before. An anchor that names
         nothing ("This number leaves out ...") says nothing of whose the sentences around it are: the
         rule stands as it was."""
@@ -107,7 +143,7 @@ class Identities:
             return False
         own = frozenset().union(*map(identity.families, shapes))
         for k in range(min(i, j) + 1, max(i, j)):
-            if identity.families(self.shape(sentences[k])) - own \
+            if identity.families(self.shape(sentences[k])) - own - identity.HARDWARE \
                     and not any(v.result.group == anchor.result.group for v in accepted[k]):
                 return True
         return False

@@ -151,8 +151,13 @@ _FAMILIES = frozenset({
     "llama", "qwen", "gpt", "gemma", "mistral", "mixtral", "claude", "gemini", "phi", "kimi", "deepseek", "falcon",
     "glm", "grok", "opt", "palm", "bloom", "yi", "baichuan", "internlm", "olmo", "command", "nemotron", "granite",
     "mamba", "jamba", "vicuna", "alpaca", "cohere", "minimax", "stablelm", "bert", "t5", "whisper",
+    "chatgpt", "codellama", "tinyllama", "openllama", "mistralai", "qwq", "chatglm", "dbrx", "mpt", "ernie",
+    "hunyuan", "doubao", "starcoder", "wizardlm", "llava", "pixtral", "codestral", "ministral", "smollm", "pythia",
+    "databricks", "mosaicml", "facebook", "tencent", "baidu", "bytedance", "zhipu", "xai", "deepmind",
     "nvidia", "amd", "intel", "google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot", "apple",
     "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu"})
+# Hardware and its makers among the families: a sentence naming them names no model (``backing``'s subject)
+HARDWARE = frozenset({"nvidia", "amd", "intel", "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu"})
 # Capitalised words that name no model, maker or device: a label, a site, a document ("NOTE:", "As the Hugging
 # Face config shows"). Any other capitalised word inside a sentence may name one ("For Mamba, ...").
 _PLAIN_CAPS = frozenset({
@@ -186,6 +191,18 @@ def families(shape: Shape) -> frozenset[str]:
     found = set()
     for token in shape.tokens:
         lead = _LEADING.match(token)
+        if lead is not None and lead.group() in _FAMILIES:
+            found.add(lead.group())
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def id_families(claim_id: str) -> frozenset[str]:
+    """The families of models a claim's id names, each by a word's leading letters: "qwen" of
+    "kv-bytes-per-token/qwen25-14b-weights-gb", "kimi" of ".../kimi-k3-layers"; none of ".../h100-memory"."""
+    found = set()
+    for word in claim_id.rsplit("/", 1)[-1].lower().split("-"):
+        lead = _LEADING.match(word)
         if lead is not None and lead.group() in _FAMILIES:
             found.add(lead.group())
     return frozenset(found)
