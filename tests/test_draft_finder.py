@@ -960,3 +960,20 @@ def test_a_negative_or_bracketed_power_and_a_spaced_group_are_not_read_as_a_prod
     """A reviewer's "2^-1 × 4 = 4" held as "1 × 4 = 4" (the exponent read as an operand, its minus dropped),
     and "1 024³ = 1,073,741,824" failed as "024³"."""
     assert find_figures(text, markdown=True).equations == ()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # nested exponents and subscripts: the inner power is no side ("2^{2^3}" is 256)
+    ("So 2^{2^3} = 8.", []), ("So x_{10^2} = 100.", []), ("So e^{10^2} = 100.", []),
+    ("So 2^{30 = 1073741824.", []), ("So 2 ^ 3 × 10 = 30.", []), ("So 2^−3 × 8 = 24.", []),
+    ("So 2^{10} × 4 = 4096", [("2^{10} × 4 = 4096", "holds")]),
+    # a superscript only after 2, 10, 1,000 or 1,024 and of 2 or more: else a footnote's mark
+    ("So 8 × 80 = 640² GB.", []), ("So 2³⁰ = 1,073,741,824.", [("2³⁰ = 1,073,741,824", "holds")]),
+    # a side naming a count is no side in an unnamed unit one step down
+    ("So 32 layers × 128 = 4 GB.", [("32 layers × 128 = 4", "fails")]),
+])
+def test_what_a_code_review_of_the_powers_found(text, expected):
+    """A code review of the powers: "2^{2^3} = 8" held (each brace optional on its own), "2 ^ 3 × 10 = 30"
+    held as "3 × 10", "640² GB" failed as 409,600, "32 layers × 128 = 4 GB" was ambiguous "in MiB"."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+    assert "32768" in {f.text for f in find_figures("The window is 32768¹ tokens.", markdown=True).figures}

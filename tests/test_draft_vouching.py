@@ -339,3 +339,21 @@ def test_a_long_claim_sentence_after_another_model_is_not_that_claims(tmp_ledger
     draft = "Mistral 7B has 32 layers. At the full window, one chat needs 198.6 GB of cache.\n"
     assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == "unbacked"
     assert _figure(check_text(draft, report, issue="kv", markdown=True), "198.6 GB").status == "backed"
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Run the command below to see it.", "backed"), ("Users can opt out of it.", "backed"),
+    ("That fits in the palm of a hand.", "backed"), ("Meta-analysis agrees.", "backed"),
+    ("Cohere's Command R is another model.", "unbacked"),
+])
+def test_a_family_is_named_as_a_name_is_written(report, between, status):
+    """A code review: "command", "opt", "palm" and "Meta-analysis" stopped the neighbour rule as if they
+    named Cohere's, Meta's and Google's models."""
+    draft = f"Corvid-22B has 56 layers and 4 KV heads. {between} That is 112 KiB.\n"
+    assert _figure(check_text(draft, report, markdown=True), "112 KiB").status == status
+
+
+def test_a_sentence_naming_the_claims_maker_is_about_its_model(tmp_ledger):
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN} Alibaba's guide says so. The weights are 29.5 GB.\n"
+    assert _figure(check_text(draft, report, markdown=True), "29.5 GB").status == "backed"

@@ -109,7 +109,7 @@ class Identities:
         window, ..."): the claim's family is looked for further back, ``PASSING_BACK`` sentences, and
         must be found there before another family is. Not asked of a group's own text (``--issue``)."""
         return [[v for v in views if not (own := identity.id_families(v.result.id))
-                 or self._of_family(sentences, accepted, i, v.result.group, own)]
+                 or self._of_family(sentences, accepted, i, v.result.group, identity.kin(own))]
                 for i, views in enumerate(accepted)]
 
     def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, group: str,
@@ -119,7 +119,7 @@ class Identities:
             if not passing and (k < i - SUBJECT_BACK or k < i and self._paragraph_of
                                 and self._paragraph_of[k] != self._paragraph_of[i]):
                 return True  # no model named near: the sentence is as it was read
-            named = identity.families(self.shape(sentences[k])) - identity.HARDWARE
+            named = identity.families_in(sentences[k]) - identity.HARDWARE
             if not named:
                 continue
             if own & named:
@@ -141,9 +141,9 @@ class Identities:
         shapes = [self.shape(sentences[j])] + ([anchor.shape] if anchor.shape is not None else [])
         if not any(identity.names(s) for s in shapes):
             return False
-        own = frozenset().union(*map(identity.families, shapes))
+        own = identity.kin(identity.families_in(sentences[j]) | identity.families_in(anchor.result.said or ""))
         for k in range(min(i, j) + 1, max(i, j)):
-            if identity.families(self.shape(sentences[k])) - own - identity.HARDWARE \
+            if identity.families_in(sentences[k]) - own - identity.HARDWARE \
                     and not any(v.result.group == anchor.result.group for v in accepted[k]):
                 return True
         return False

@@ -54,9 +54,11 @@ class ByScript:
         return self._full
 
     def _for(self, text: str) -> re.Pattern[str] | None:
-        if text is not self._text:
-            self._text, self._chosen = text, self.compiled() if has_cjk(text) else self._plain
-        return self._chosen
+        if text is self._text:
+            return self._chosen
+        chosen = self.compiled() if has_cjk(text) else self._plain
+        self._text, self._chosen = text, chosen
+        return chosen
 
     @property
     def groupindex(self) -> Any:

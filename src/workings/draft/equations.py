@@ -84,8 +84,10 @@ _SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
 # A whole number raised to a power of one or two digits: "10^9", "2^{30}", "2**30", "1024 ** 3", "1024³",
 # "10⁹" (read as the number it is: ``_powered``); a decimal base ("1.5^2") is not read so.
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_POWERED = (rf"[1-9]\d{{0,4}}+(?:\^\{{?+\d{{1,2}}+\}}?+|\^\d{{1,2}}+|\*\*\d{{1,2}}+|[ \t]++\*\*[ \t]++\d{{1,2}}+"
-            rf"|[{_SUPERSCRIPTS}]{{1,2}}+)(?![\d{_SUPERSCRIPTS}^]|[.,]\d)")
+# A superscript only after 2, 10, 1,000 or 1,024 and of 2 or more: "32768¹" and "640²" are a footnote's mark.
+_SUPERSCRIPT_POWER = "(?:1024|1000|10|2)(?:[²³⁴⁵⁶⁷⁸⁹]|[¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹])"
+_POWERED = (rf"(?:[1-9]\d{{0,4}}+(?:\^(?:\{{\d{{1,2}}+\}}|\d{{1,2}}+)|\*\*\d{{1,2}}+|[ \t]++\*\*[ \t]++\d{{1,2}}+)"
+            rf"|{_SUPERSCRIPT_POWER})(?![\d{_SUPERSCRIPTS}^]|[.,]\d)")
 _POWER_PARTS = re.compile(rf"(\d++)(?:\^\{{?+|[ \t]*+\*\*[ \t]*+)?+(\d++|[{_SUPERSCRIPTS}]++)\}}?+")
 _TERM_REST = (rf"(?P<num>{_POWERED}|{_NUM})(?P<suffix>{_SUFFIXES})?+"
               rf"(?:\s++(?P<scale>(?i:thousand|million|billion|trillion))\b)?+"
@@ -128,7 +130,7 @@ _NAMED_OP_GAP = re.compile(r"(?:\s++(?!x\b)[A-Za-z][A-Za-z_]{0,19}+){0,3}+(?:\s*
 # "70B Γ 2", "70B Ã— 2"; an arrow or "≥" is no operand).
 _CUT_BEFORE = re.compile(r"(?:[\w)}*,][ \t]*+(?:[×·⋅∙÷+−]|\\(?:cdot|times|div))[ \t]*+"
                          r"(?:[A-Za-z][\w-]{0,19}+[ \t]++){0,3}+"
-                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^[ \t]*+[-−(]?+"
+                         r"|[\w)}](?:[ \t]++(?:[*/]|x)[ \t]++|\*)|[A-Za-z_)}]/|\^[ \t]*+[-−–(]?+|[\^_]\{"
                          r"|[\d)](?:[ \t]++\*\*[ \t]++|\*\*)[-−(]?+"
                          r"|\d[A-Za-z]{0,2}[ \t]++(?=[^\x00-\x7f])[^\W\d_][^\x00-\x7f\s]?+[ \t]++"
                          r"|(?<![\w.,–-])\d++(?:[.,]\d++)*+[–-])\Z")
@@ -702,8 +704,8 @@ def _implied_unit(left: list[_Term], right: list[_Term],
     failing (it said "the left side is 4,700.16, not 4.59"). One step only: "1 * 8 * 4096 * 128 = 4GB"
     (4 MiB, a formula short of its layers and bytes) still fails, where reading the left side in KiB
     would excuse it."""
-    if as_printed is None or len(right) != 1 or any(t.unit for t in left):
-        return None
+    if as_printed is None or len(right) != 1 or any(t.unit or t.name for t in left):
+        return None  # a side that names a count or another unit ("32 layers × 128 = 4 GB") says what it is
     unit = right[0].unit.upper()
     si = [u.upper() for u in _SI_STEPS].index(unit) if unit in ("KB", "MB", "GB", "TB", "PB") else None
     iec = [u.upper() for u in _IEC_STEPS].index(unit) if unit in ("KIB", "MIB", "GIB", "TIB", "PIB") else None

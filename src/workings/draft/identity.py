@@ -176,7 +176,7 @@ def _telling(word: str, lowered: str, *, first: bool) -> bool:
     if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
         return True
     bare = re.sub(r"['’]s$", "", lowered)
-    if bare in _FAMILIES:
+    if bare in _FAMILIES and word[:1].isupper():  # "the command below" names nothing
         return True
     return not first and word[:1].isupper() and bare not in _PLAIN_CAPS
 
@@ -184,16 +184,45 @@ def _telling(word: str, lowered: str, *, first: bool) -> bool:
 _LEADING = re.compile(r"[a-z]+")
 
 
+# Families that are also English words ("Run the command below", "Meta-analysis shows", "in the palm"):
+# such a word names its family only inside a sentence, or with a number after it ("Falcon 40B"), never
+# lower-cased. Any family word lower-cased names nothing ("users can opt out").
+_COMMON = frozenset({"command", "opt", "palm", "bloom", "whisper", "phi", "ada", "meta", "granite", "apple",
+                     "instinct", "hopper", "ampere", "falcon", "alpaca", "mamba", "olmo", "yi"})
+# Who makes which family: a sentence naming the maker names its own models' kin ("Alibaba's guide" beside Qwen)
+_MAKERS = {"llama": "meta", "codellama": "meta", "opt": "meta", "qwen": "alibaba", "qwq": "alibaba",
+           "gemma": "google", "gemini": "google", "palm": "google", "bert": "google", "phi": "microsoft",
+           "gpt": "openai", "chatgpt": "openai", "whisper": "openai", "claude": "anthropic", "kimi": "moonshot",
+           "glm": "zhipu", "chatglm": "zhipu", "grok": "xai", "dbrx": "databricks", "mpt": "mosaicml",
+           "hunyuan": "tencent", "ernie": "baidu", "doubao": "bytedance", "nemotron": "nvidia",
+           "command": "cohere", "mistral": "mistralai", "mixtral": "mistralai", "codestral": "mistralai",
+           "ministral": "mistralai", "pixtral": "mistralai"}
+
+
 @functools.lru_cache(maxsize=4096)
-def families(shape: Shape) -> frozenset[str]:
-    """The families of models and the makers a sentence names (``_FAMILIES``), each by a word's
-    leading letters: "llama" of "Llama-3-8B" and of "Llama's", "qwen" of "Qwen2.5-14B"."""
+def families_in(text: str) -> frozenset[str]:
+    """The families of models and the makers a sentence names (``_FAMILIES``), each by a word's leading
+    letters, as a name is written: "llama" of "Llama-3-8B" and of "Llama's", "qwen" of "Qwen2.5-14B" and
+    "qwen2.5"; a word with no digit only capitalised, and one of ``_COMMON`` not as the sentence's first
+    word unless a number follows it."""
     found = set()
-    for token in shape.tokens:
-        lead = _LEADING.match(token)
-        if lead is not None and lead.group() in _FAMILIES:
-            found.add(lead.group())
+    words = [m.group() for m in _TOKEN.finditer(text)]
+    for index, word in enumerate(words):
+        lead = _LEADING.match(word.lower())
+        if lead is None or (family := lead.group()) not in _FAMILIES:
+            continue
+        if any(c.isdigit() for c in word):
+            found.add(family)
+        elif word[:1].isupper() and (family not in _COMMON or index > 0 or (
+                index + 1 < len(words) and words[index + 1][:1].isdigit())):
+            found.add(family)
     return frozenset(found)
+
+
+def kin(families: frozenset[str]) -> frozenset[str]:
+    """``families`` with their makers, and the families of the makers among them."""
+    makers = {_MAKERS[f] for f in families if f in _MAKERS}
+    return families | makers | {f for f, m in _MAKERS.items() if m in families}
 
 
 @functools.lru_cache(maxsize=4096)

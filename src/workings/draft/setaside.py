@@ -85,8 +85,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     # a whole number raised to a power ("10^9", "2**30", "1024³"): its digits are no two numbers; an
     # equation reads it as the number it is (``equations._POWERED``)
     # (a negative power too, "10^-3", "10⁻³", which no equation reads)
-    ("power", re.compile(r"(?<![\d.,])[1-9]\d{0,4}+(?:\^\{?+[-−]?+\d{1,2}+\}?+|\*\*[-−]?+\d{1,2}+"
-                         r"|[ \t]++\*\*[ \t]++[-−]?+\d{1,2}+|⁻?+[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}+)(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹^]|[.,]\d)")),
+    ("power", re.compile(r"(?<![\d.,])(?:[1-9]\d{0,4}+(?:\^(?:\{[-−]?+\d{1,2}+\}|[-−]?+\d{1,2}+)|\*\*[-−]?+\d{1,2}+"
+                         r"|[ \t]++\*\*[ \t]++[-−]?+\d{1,2}+)"
+                         r"|(?:1024|1000|10|2)⁻?+(?:[²³⁴⁵⁶⁷⁸⁹]|[¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹]))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹^]|[.,]\d)")),
     ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),
     ("heading", re.compile(r"(?i:\b\d++\s*+(?:min|minute)s?\s++read\b)")),
     ("vague", re.compile(r"(?i:\b(?:hundreds|thousands|millions|billions|dozens|tens|a\s++few|several)\s++"
