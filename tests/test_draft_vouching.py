@@ -84,7 +84,10 @@ def test_a_per_after_the_figure_is_another_quantity(report, after):
     sentence = "So 2 × 56 × 4 × 128 × 2 = 114,688 bytes per token."
     check = check_text(DRAFT.replace(sentence, sentence[:-1] + after + "."), report, issue="sizing", markdown=True)
     figure = _figure(check, "114,688 bytes per token")
-    assert figure.status == "unbacked" and "not a figure of this kind" in figure.reason, figure.reason
+    # unbacked: the "per" added after it either makes the sentence another one (identity: since the
+    # fifth look "per", "each" and "every" turn a claim's sentence), or another kind of figure
+    assert figure.status == "unbacked" and ("not a figure of this kind" in figure.reason
+                                            or "no claim is about this figure" in figure.reason), figure.reason
 
 
 def test_a_per_the_claim_does_not_say_is_another_quantity(report):
@@ -357,3 +360,15 @@ def test_a_sentence_naming_the_claims_maker_is_about_its_model(tmp_ledger):
     report = _families_ledger(tmp_ledger)
     draft = f"{QWEN} Alibaba's guide says so. The weights are 29.5 GB.\n"
     assert _figure(check_text(draft, report, markdown=True), "29.5 GB").status == "backed"
+
+
+@pytest.mark.parametrize("added", [
+    " per GPU", " per second", " in total across all users", " on a hypothetical card", ", according to a debunked post",
+    ", or so the rumours go", ", erroneously", ", a bogus figure", ", a figure we have since retracted", ", which is nonsense"])
+def test_words_added_to_a_claims_sentence_that_disown_it_or_make_it_another_quantity(report, added):
+    """A second reviewer: "... (28.0 GiB) per GPU", "... every second", ", a figure we have since retracted",
+    "or so the rumours go" left the figures backed (only "rumour", "allegedly" and a "per" right after the
+    figure were read)."""
+    sentence = "At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB)."
+    check = check_text(DRAFT.replace(sentence, sentence[:-1] + added + "."), report, issue="sizing", markdown=True)
+    assert _figure(check, "28.0 GiB").status == "unbacked"

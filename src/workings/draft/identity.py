@@ -127,7 +127,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         elif _NUMBERISH.fullmatch(word):
             tokens.append(word.replace(",", ""))  # a number that is no figure (an operand) must match
         elif (lowered := word.lower()) not in _DROP:
-            if _telling(word, lowered, first=not tokens):
+            if _telling(word, lowered, first=not tokens) and not (lowered == "per" and _PER_SOURCE.match(text, match.end())):
                 telling.append(len(tokens))
             tokens.append(lowered)
     return Shape(tokens=tuple(tokens), places=tuple(places),
@@ -145,7 +145,15 @@ _TURNING = frozenset({
     "if", "unless", "had", "should", "would", "could", "might", "without", "instead", "rather", "except", "once",
     "until", "till", "used", "old", "older", "former", "formerly", "previously", "earlier", "before",
     "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "won't", "wouldn't", "can't",
-    "cannot", "couldn't", "shouldn't", "hasn't", "haven't"})
+    "cannot", "couldn't", "shouldn't", "hasn't", "haven't",
+    # a figure disowned ("according to a debunked post", "a figure we have since retracted")
+    "debunked", "erroneously", "erroneous", "bogus", "retracted", "nonsense", "fiction", "fictional", "rumours",
+    "rumors", "alleged", "supposed", "purported", "fake", "fabricated", "inaccurate", "outdated", "obsolete",
+    "disproven", "refuted", "discredited", "misleading", "unverified", "unconfirmed", "hypothetical", "imaginary",
+    # or another quantity of it ("... per GPU", "on each of two dies", "in total across all users",
+    # "80 GB of memory bandwidth", "free after the weights")
+    "per", "each", "every", "total", "across", "combined", "bandwidth", "throughput", "free", "after", "remaining",
+    "spare"})
 # Families of models and their makers: a sentence naming one beside a claim's names another thing
 _FAMILIES = frozenset({
     "llama", "qwen", "gpt", "gemma", "mistral", "mixtral", "claude", "gemini", "phi", "kimi", "deepseek", "falcon",
@@ -182,6 +190,8 @@ def _telling(word: str, lowered: str, *, first: bool) -> bool:
 
 
 _LEADING = re.compile(r"[a-z]+")
+# "per" before a source or "cent" is no rate: "..., per the config", "12.5 per cent"
+_PER_SOURCE = re.compile(r"\s++(?:the|a|an|its|our|their|this|that|your|cent)\b", re.IGNORECASE)
 
 
 # Families that are also English words ("Run the command below", "Meta-analysis shows", "in the palm"):
