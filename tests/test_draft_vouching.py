@@ -372,3 +372,29 @@ def test_words_added_to_a_claims_sentence_that_disown_it_or_make_it_another_quan
     sentence = "At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB)."
     check = check_text(DRAFT.replace(sentence, sentence[:-1] + added + "."), report, issue="sizing", markdown=True)
     assert _figure(check, "28.0 GiB").status == "unbacked"
+
+
+@pytest.mark.parametrize("printed, status", [
+    ("about 1,000,000 tokens", "drift"),  # 262,144: a quarter of it, though it rounds so at a million's step
+    ("about 300,000 tokens", "backed"),   # 14% off: as "about" is printed
+])
+def test_about_a_round_number_stays_within_a_fifth_of_the_value(report, printed, status):
+    """A second reviewer: "about 10 times bigger" for 5 times, "about 100 GB" for 80 GB and "nearly 10
+    times" for 6.7 were backed: "about" widened to the trailing zeros lets a value of half the round
+    number agree. It now also stays within a fifth of the value."""
+    sentence = "At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB)."
+    check = check_text(DRAFT.replace(sentence, sentence.replace("262,144 tokens", printed)), report, issue="sizing",
+                       markdown=True)
+    assert _figure(check, printed).status == status
+
+
+@pytest.mark.parametrize("text, status", [
+    ("So 2 × 250 ≈ 1,000 tokens.", "fails"), ("So 0.5 × 1 ≈ 1 GB.", "fails"),
+    ("So 0.01 × 1,000,000 = 14,000 tokens.", "fails"), ("So 0.2 MB × 1,010,000 = 250 GB.", "fails"),
+    ("So 3 × 7e8 ≈ 2e9.", "holds"), ("So 7 × 1.1B params = 8B params.", "holds"),
+])
+def test_a_result_stays_within_a_fifth_of_what_its_side_computes(text, status):
+    """"2 × 250 ≈ 1,000" held (≈ to the thousands' step), as did "0.01 × 1,000,000 = 14,000" and "0.2 MB ×
+    1,010,000 = 250 GB" (an operand of one digit stands for half of it to one and a half times it)."""
+    (equation,) = find_figures(text, markdown=True).equations
+    assert equation.status == status

@@ -562,7 +562,7 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
                 return None
             if len(right) == 1:
                 printed = _precision(right[0], reading, approximate, exact_left=computed.exact)
-            out.append((reading, computed, printed, computed.meets(printed)))
+            out.append((reading, computed, printed, computed.meets(printed) and _near(computed, printed)))
         return out
 
     if scaled and any(t.times > 1 for t in left + right):
@@ -631,7 +631,7 @@ def _equation(text: str, left: list[_Term], left_tokens: list[_Token], right: li
     elif status == "fails" and (counted := _counted_not_bytes(left, right) or _counted_not_bytes(right, left)):
         note = counted
     elif status == "fails" and approximate and len(right) == 1 and any(
-            c.meets(_cut(right[0], r)) for r, c, _, _ in results):
+            c.meets(_cut(right[0], r)) and _near(c, _cut(right[0], r)) for r, c, _, _ in results):
         note = "the left side is cut short to it, not rounded: print the rounded number, or say it is cut"
     _, first_left, first_right, _ = results[0]
     scale = _factor(right[0], results[0][0]) if len(right) == 1 else 1  # "= 1K": the left side in K
@@ -718,6 +718,19 @@ def _implied_unit(left: list[_Term], right: list[_Term],
             read = f" and {_SI_STEPS[place]} is read as {_IEC_STEPS[place]}" if base == 1024 and iec is None else ""
             return f"holds only if the left side, which names no unit, is in {steps[place - 1]}{read}"
     return None
+
+
+NEAR = Fraction(1, 5)  # how far a result may stand from what its side computes, beyond agreeing in rounding
+
+
+def _near(computed: Interval, printed: Interval) -> bool:
+    """Whether the middles of the two agree within ``NEAR`` of the computed one: the rounding of a result
+    to its trailing zeros ("2 × 250 ≈ 1,000") or of an operand to its one digit ("0.01 × 1,000,000 =
+    14,000", "0.2 MB × 1,010,000 = 250 GB") lets any value within half a step agree, up to twice the
+    value; a reader takes "≈ 1,000" and "= 250 GB" for closer than that."""
+    middle = (computed.low + computed.high) / 2
+    aim = (printed.low + printed.high) / 2
+    return abs(aim - middle) <= abs(middle) * NEAR
 
 
 def _off(result: tuple[_Reading, Interval, Interval, bool]) -> Fraction:

@@ -283,9 +283,14 @@ def _agrees(figure: Figure, value: Fraction) -> bool:
     digits = figure.number.replace(",", "")
     if figure.qualifier in ("about", "nearly") and "." not in digits and digits.isdigit() and digits.strip("0"):
         step *= 10 ** (len(digits) - len(digits.rstrip("0")))  # "about" widens to the trailing zeros
+        if abs(printed - value) > abs(value) * ABOUT:
+            return False  # "about 10 times" for 5, "about 100 GB" for 80: farther than "about" goes
     # the ledger's one rounding (half away from zero): "about 100 GB" is not 198.6 GB cut down, nor
     # "about 2,000,000 tokens" 1,010,000 pushed up
     return round_step(value, step) == printed
+
+
+ABOUT = Fraction(1, 5)  # how far "about" a round number may be from the value: "about 300,000" for 262,144 is
 
 
 # A bound's direction: "at least 320GB" is a lower bound, "up to 320GB" an upper one
