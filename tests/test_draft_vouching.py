@@ -398,3 +398,47 @@ def test_a_result_stays_within_a_fifth_of_what_its_side_computes(text, status):
     1,010,000 = 250 GB" (an operand of one digit stands for half of it to one and a half times it)."""
     (equation,) = find_figures(text, markdown=True).equations
     assert equation.status == status
+
+
+@pytest.mark.parametrize("between, status", [
+    # honest text a second reviewer found refused: a comparison, an aside, a cloud, a tool, hardware
+    ("That is nearly eight times the 128K window of Llama 3.1.", "backed"),
+    ("(Llama 3.1 8B, by comparison, needs 128 KiB per token.)", "backed"),
+    ("You can rent it on Google Cloud or Microsoft Azure.", "backed"),
+    ("Llama.cpp and vLLM both run it.", "backed"),
+    ("On a Mac, Apple silicon shares memory between CPU and GPU.", "backed"),
+    # and what it made vouch: a heading, a list, lower case, a maker's other model, a model not listed
+    ("\n\n## Llama 3 70B\n\n", "unbacked"), ("\n\n- Llama 3 70B, Meta's dense model:\n  -", "unbacked"),
+    ("Now the mistral model we run at home.", "unbacked"), ("Alibaba's QwQ-32B is a reasoning model.", "unbacked"),
+    ("Anthropic does not publish Sonnet's config.", "unbacked"),
+])
+def test_what_a_second_reviewer_of_the_subject_rule_found(tmp_ledger, between, status):
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} The weights are 29.5 GB.\n", report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "29.5 GB"] == [status]
+
+
+def test_a_model_four_sentences_back_is_still_the_subject(tmp_ledger):
+    report = _families_ledger(tmp_ledger)
+    draft = "Meta's Llama 3 70B is our model this week. It is dense. It uses GQA. It ships in BF16. The weights are 29.5 GB.\n"
+    assert _figure(check_text(draft, report, markdown=True), "29.5 GB").status == "unbacked"
+
+
+@pytest.mark.parametrize("added, status", [
+    (" in total", "backed"), (", layerwise", "unbacked"), (" per-layer", "unbacked"), (", a hoax figure", "unbacked"),
+])
+def test_total_is_no_other_quantity_but_layerwise_and_a_hoax_are(report, added, status):
+    sentence = "At a window of 262,144 tokens, one chat needs about 30.1 GB of cache (28.0 GiB)."
+    check = check_text(DRAFT.replace(sentence, sentence[:-1] + added + "."), report, issue="sizing", markdown=True)
+    assert _figure(check, "28.0 GiB").status == status
+
+
+def test_about_a_decimal_stays_within_a_fifth_too(tmp_ledger):
+    """"about 0.1 TB" was backed by 80 GB: the fifth was asked only of a round whole number."""
+    tmp_ledger.claim("h/mem", 'said: "The card has 80 GB of memory."\nfigure: 80 GB\nlabel: estimate\n'
+                              "inputs:\n  v: 80 GB\nassumptions:\n  v: y\ncompute:\n  r: v\n")
+    report = tmp_ledger.verify()
+    assert _figure(check_text("The card has about 0.1 TB of memory.\n", report, issue="h", markdown=True),
+                   "about 0.1 TB").status == "drift"
+    assert _figure(check_text("The card has about 0.08 TB of memory.\n", report, issue="h", markdown=True),
+                   "about 0.08 TB").status == "backed"

@@ -27,7 +27,7 @@ from .finder import Figure, Found
 
 ALIGN = 0.5   # share of a claim's words a sentence must hold before its identity is tested
 REACH = 2     # sentences either side where a named sentence anchors one that names nothing
-SUBJECT_BACK = 3  # sentences back where a sentence naming no family finds the family it is about
+SUBJECT_BACK = 4  # sentences back where a sentence naming no family finds the family it is about
 PASSING_BACK = 12  # and, past a passing mention of another model in a claim of its group, how far back
 
 
@@ -116,10 +116,10 @@ class Identities:
                    own: frozenset[str]) -> bool:
         passing = False
         for k in range(i, max(-1, i - PASSING_BACK - 1), -1):
-            if not passing and (k < i - SUBJECT_BACK or k < i and self._paragraph_of
-                                and self._paragraph_of[k] != self._paragraph_of[i]):
+            if not passing and k < i - SUBJECT_BACK:
                 return True  # no model named near: the sentence is as it was read
-            named = identity.families_in(sentences[k]) - identity.HARDWARE
+            named = (identity.families_in(sentences[k]) - identity.HARDWARE - identity.MAKERS) if k == i \
+                else identity.models_in(sentences[k])
             if not named:
                 continue
             if own & named:
@@ -143,7 +143,7 @@ class Identities:
             return False
         own = identity.kin(identity.families_in(sentences[j]) | identity.families_in(anchor.result.said or ""))
         for k in range(min(i, j) + 1, max(i, j)):
-            if identity.families_in(sentences[k]) - own - identity.HARDWARE \
+            if identity.models_in(sentences[k]) - own \
                     and not any(v.result.group == anchor.result.group for v in accepted[k]):
                 return True
         return False

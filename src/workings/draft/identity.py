@@ -150,10 +150,12 @@ _TURNING = frozenset({
     "debunked", "erroneously", "erroneous", "bogus", "retracted", "nonsense", "fiction", "fictional", "rumours",
     "rumors", "alleged", "supposed", "purported", "fake", "fabricated", "inaccurate", "outdated", "obsolete",
     "disproven", "refuted", "discredited", "misleading", "unverified", "unconfirmed", "hypothetical", "imaginary",
-    # or another quantity of it ("... per GPU", "on each of two dies", "in total across all users",
-    # "80 GB of memory bandwidth", "free after the weights")
-    "per", "each", "every", "total", "across", "combined", "bandwidth", "throughput", "free", "after", "remaining",
-    "spare"})
+    "hoax", "mistake", "mistaken", "misinformed", "fantasy", "leaked", "withdrawn", "successor", "predecessor",
+    # or another quantity of it ("... per GPU", "on each of two dies", "across all users", "80 GB of memory
+    # bandwidth", "free after the weights", "layerwise", "summed over the cluster", "doubled for safety")
+    "per", "each", "every", "across", "combined", "bandwidth", "throughput", "free", "remaining", "spare",
+    "layerwise", "aggregate", "summed", "altogether", "doubled", "squared", "minus", "left", "unused", "headroom",
+    "leftover"})
 # Families of models and their makers: a sentence naming one beside a claim's names another thing
 _FAMILIES = frozenset({
     "llama", "qwen", "gpt", "gemma", "mistral", "mixtral", "claude", "gemini", "phi", "kimi", "deepseek", "falcon",
@@ -162,10 +164,12 @@ _FAMILIES = frozenset({
     "chatgpt", "codellama", "tinyllama", "openllama", "mistralai", "qwq", "chatglm", "dbrx", "mpt", "ernie",
     "hunyuan", "doubao", "starcoder", "wizardlm", "llava", "pixtral", "codestral", "ministral", "smollm", "pythia",
     "databricks", "mosaicml", "facebook", "tencent", "baidu", "bytedance", "zhipu", "xai", "deepmind",
+    "sonnet", "opus", "haiku", "zephyr", "hermes", "solar", "exaone", "arctic", "codegemma", "codeqwen", "flan",
     "nvidia", "amd", "intel", "google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot", "apple",
     "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu"})
 # Hardware and its makers among the families: a sentence naming them names no model (``backing``'s subject)
-HARDWARE = frozenset({"nvidia", "amd", "intel", "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu"})
+HARDWARE = frozenset({"nvidia", "amd", "intel", "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu",
+                      "apple"})
 # Capitalised words that name no model, maker or device: a label, a site, a document ("NOTE:", "As the Hugging
 # Face config shows"). Any other capitalised word inside a sentence may name one ("For Mamba, ...").
 _PLAIN_CAPS = frozenset({
@@ -179,7 +183,7 @@ def _telling(word: str, lowered: str, *, first: bool) -> bool:
     models or its maker, "Llama", "NVIDIA"; any capitalised word inside the sentence but a label's or a
     site's, "NOTE:", "As the Hugging Face config shows") or turns what it says (``_TURNING``: a negation,
     a doubt, a condition, a time before)."""
-    if lowered in _TURNING or lowered.replace("’", "'") in _TURNING:
+    if lowered in _TURNING or lowered.replace("’", "'") in _TURNING or lowered.startswith("per-"):
         return True
     if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
         return True
@@ -198,7 +202,8 @@ _PER_SOURCE = re.compile(r"\s++(?:the|a|an|its|our|their|this|that|your|cent)\b"
 # such a word names its family only inside a sentence, or with a number after it ("Falcon 40B"), never
 # lower-cased. Any family word lower-cased names nothing ("users can opt out").
 _COMMON = frozenset({"command", "opt", "palm", "bloom", "whisper", "phi", "ada", "meta", "granite", "apple",
-                     "instinct", "hopper", "ampere", "falcon", "alpaca", "mamba", "olmo", "yi"})
+                     "instinct", "hopper", "ampere", "falcon", "alpaca", "mamba", "olmo", "yi", "sonnet", "opus",
+                     "haiku", "zephyr", "hermes", "solar", "arctic", "flan"})
 # Who makes which family: a sentence naming the maker names its own models' kin ("Alibaba's guide" beside Qwen)
 _MAKERS = {"llama": "meta", "codellama": "meta", "opt": "meta", "qwen": "alibaba", "qwq": "alibaba",
            "gemma": "google", "gemini": "google", "palm": "google", "bert": "google", "phi": "microsoft",
@@ -206,7 +211,8 @@ _MAKERS = {"llama": "meta", "codellama": "meta", "opt": "meta", "qwen": "alibaba
            "glm": "zhipu", "chatglm": "zhipu", "grok": "xai", "dbrx": "databricks", "mpt": "mosaicml",
            "hunyuan": "tencent", "ernie": "baidu", "doubao": "bytedance", "nemotron": "nvidia",
            "command": "cohere", "mistral": "mistralai", "mixtral": "mistralai", "codestral": "mistralai",
-           "ministral": "mistralai", "pixtral": "mistralai"}
+           "ministral": "mistralai", "pixtral": "mistralai", "sonnet": "anthropic", "opus": "anthropic",
+           "haiku": "anthropic", "codegemma": "google", "codeqwen": "alibaba", "flan": "google"}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -221,12 +227,34 @@ def families_in(text: str) -> frozenset[str]:
         lead = _LEADING.match(word.lower())
         if lead is None or (family := lead.group()) not in _FAMILIES:
             continue
+        if word.lower().endswith((".cpp", "-cpp")):
+            continue  # a tool named after a model ("Llama.cpp") names none
         if any(c.isdigit() for c in word):
             found.add(family)
         elif word[:1].isupper() and (family not in _COMMON or index > 0 or (
                 index + 1 < len(words) and words[index + 1][:1].isdigit())):
             found.add(family)
+        elif word.islower() and family not in _COMMON and family not in ("llama", "gpt", "bert"):
+            found.add(family)  # "the mistral model"
     return frozenset(found)
+
+
+# The makers among the families: a sentence naming a maker alone ("You can rent it on Google Cloud",
+# "Alibaba's guide") names none of its models
+MAKERS = frozenset(_MAKERS.values()) | {"google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot",
+                                        "facebook", "tencent", "baidu", "bytedance", "zhipu", "xai", "deepmind",
+                                        "databricks", "mosaicml", "cohere"}
+# A sentence comparing with another model, or an aside in brackets: no subject of its own ("That is nearly
+# eight times the 128K window of Llama 3.1.", "(Llama 3.1 8B, by comparison, needs 128 KiB per token.)")
+_ASIDE = re.compile(r"\b(?:than|unlike|compared|comparison|versus|vs|whereas|times)\b|^\s*\(", re.IGNORECASE)
+
+
+def models_in(text: str) -> frozenset[str]:
+    """The families of models a sentence names as its subject: ``families_in`` less hardware and makers,
+    and none in a comparison or an aside in brackets."""
+    if _ASIDE.search(text):
+        return frozenset()
+    return families_in(text) - HARDWARE - MAKERS
 
 
 def kin(families: frozenset[str]) -> frozenset[str]:

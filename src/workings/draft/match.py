@@ -281,10 +281,10 @@ def _agrees(figure: Figure, value: Fraction) -> bool:
         return value == printed
     step = figure.step
     digits = figure.number.replace(",", "")
+    if figure.qualifier in ("about", "nearly") and abs(printed - value) > abs(value) * ABOUT:
+        return False  # "about 10 times" for 5, "about 100 GB" for 80, "about 0.1 TB" for 80 GB: farther than "about"
     if figure.qualifier in ("about", "nearly") and "." not in digits and digits.isdigit() and digits.strip("0"):
         step *= 10 ** (len(digits) - len(digits.rstrip("0")))  # "about" widens to the trailing zeros
-        if abs(printed - value) > abs(value) * ABOUT:
-            return False  # "about 10 times" for 5, "about 100 GB" for 80: farther than "about" goes
     # the ledger's one rounding (half away from zero): "about 100 GB" is not 198.6 GB cut down, nor
     # "about 2,000,000 tokens" 1,010,000 pushed up
     return round_step(value, step) == printed
