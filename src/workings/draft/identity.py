@@ -183,6 +183,8 @@ def _telling(word: str, lowered: str, *, first: bool) -> bool:
     models or its maker, "Llama", "NVIDIA"; any capitalised word inside the sentence but a label's or a
     site's, "NOTE:", "As the Hugging Face config shows") or turns what it says (``_TURNING``: a negation,
     a doubt, a condition, a time before)."""
+    if lowered in ("each", "every") and first:  # "Each token keeps ... bytes per token" says it of one token
+        return False
     if lowered in _TURNING or lowered.replace("’", "'") in _TURNING or lowered.startswith("per-"):
         return True
     if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
