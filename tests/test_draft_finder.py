@@ -977,3 +977,12 @@ def test_what_a_code_review_of_the_powers_found(text, expected):
     held as "3 × 10", "640² GB" failed as 409,600, "32 layers × 128 = 4 GB" was ambiguous "in MiB"."""
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
     assert "32768" in {f.text for f in find_figures("The window is 32768¹ tokens.", markdown=True).figures}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("0.9 * 24G = 21.6G", [("0.9 * 24G = 21.6G", "holds")]), ("2G+4G=6G", [("2G+4G=6G", "holds")]),
+    ("So 4 × 24G = 100G.", [("4 × 24G = 100G", "fails")]), ("The 4G network = 5 bars.", []),
+])
+def test_a_g_glued_to_a_number_is_a_billion_as_k_is_a_thousand(text, expected):
+    """Batch K's "0.9 * 24G = 21.6G" and "2G+4G=6G" (GitHub threads on vLLM and PQCache) were not checked."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected

@@ -77,9 +77,9 @@ _NUM = (r"(?:\d{1,3}(?:(?:,|\{,\}|\\,|[\u00a0\u202f\u2009](?=\d{3}(?!\d)))\d{3})
 # "2 gigabytes" too, and bytes in Chinese, Japanese and Korean ("14,000,000,000 字节", "バイト", "바이트")
 _CJK_BYTES = ("字节", "字節", "バイト", "바이트")
 _BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B|" + "|".join(_CJK_BYTES) + ")"
-# "128K", "1M"; "128k" and "1m" before tokens or a context ("2k = 16" is algebra); "70B params" and
-# "1.8T parameters" before a count of parameters
-_SUFFIXES = (r"[KM](?![A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
+# "128K", "1M", "24G" (not before a word: "4G network"); "128k" and "1m" before tokens or a context ("2k =
+# 16" is algebra); "70B params" and "1.8T parameters" before a count of parameters
+_SUFFIXES = (r"[KM](?![A-Za-z])|G(?![A-Za-z]|\s++[A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
              r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)|[ \u00a0\u202f\u2009]?+%")  # "90% × 80 GB": a hundredth
 # A whole number raised to a power of one or two digits: "10^9", "2^{30}", "2**30", "1024 ** 3", "1024³",
 # "10⁹" (read as the number it is: ``_powered``); a decimal base ("1.5^2") is not read so.
@@ -184,9 +184,9 @@ _SCALE = {"": 1, "B": 1, "BYTE": 1, "BYTES": 1, "KB": 10**3, "MB": 10**6, "GB": 
 # "kilobytes" is read as "KB" is (kB or KiB), "gigabytes" as "GB" (or GiB where nothing else holds)
 _SPELLED = {"kilo": "KB", "mega": "MB", "giga": "GB", "tera": "TB", "peta": "PB"}
 _SUFFIX: dict[str, tuple[int | Fraction, int | Fraction]] = {
-    "K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20),
+    "K": (1000, 1024), "k": (1000, 1024), "M": (10**6, 2**20), "m": (10**6, 2**20), "G": (10**9, 2**30),
     "B": (10**9, 10**9), "T": (10**12, 10**12), "%": (Fraction(1, 100), Fraction(1, 100))}
-_READ_TWO_WAYS = frozenset("KkMm")  # suffixes read both as powers of 1,000 and of 1,024
+_READ_TWO_WAYS = frozenset("KkMmG")  # suffixes read both as powers of 1,000 and of 1,024 ("24G": 24 GB or GiB)
 _SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _KB = {"decimal": 10**3, "binary": 2**10}  # "KB" as printed: kB or KiB
 # How K and M are read, how KB is, how MB, GB...: "decimal" or "binary" each; a glued "B": "bytes"
