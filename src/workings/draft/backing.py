@@ -43,7 +43,6 @@ class Identities:
         self._offsets: dict[str, dict[int, int]] = {}
         self._shifts: dict[tuple, int | None] = {}
         self._spans = _spans(found)
-        self._paragraph_of = found.paragraph_of
         self.accepted = self._accept(found.sentences)
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence) for figure in found.figures]  # each figure's sentence index
@@ -101,13 +100,14 @@ class Identities:
         """Each sentence's claims, less those about another family of models than the sentence is: a claim
         whose id names a family ("qwen25-14b-weights-gb": Qwen) is not the claim of a sentence that names
         other families and not its, nor of one that names none after a sentence that does, within
-        ``SUBJECT_BACK`` sentences of its paragraph ("Meta's Llama 3 70B comes first. Its config.json
-        gives 48 layers ..."; "Mistral 7B is the model we fit. ... That leaves room for about 286,000
-        tokens of BF16 cache."). Hardware and its makers (NVIDIA, an H100's sentence) name no model. A
-        sentence naming another family that is itself a claim of the same group is a passing mention
-        (the KV article's "The vLLM paper uses the same sum for OPT-13B ..." before Qwen's "At the full
-        window, ..."): the claim's family is looked for further back, ``PASSING_BACK`` sentences, and
-        must be found there before another family is. Not asked of a group's own text (``--issue``)."""
+        ``SUBJECT_BACK`` sentences ("Meta's Llama 3 70B comes first. Its config.json gives 48 layers
+        ..."; "Mistral 7B is the model we fit. ... That leaves room for about 286,000 tokens of BF16
+        cache."). Makers, hardware, tools named after a model, a comparison and an aside in brackets name
+        no subject (``identity.models_in``). A sentence naming another family that is itself a claim of
+        the same group is a passing mention (the KV article's "The vLLM paper uses the same sum for
+        OPT-13B ..." before Qwen's "At the full window, ..."): the claim's family is looked for further
+        back, ``PASSING_BACK`` sentences, and must be found there before another family is. Not asked of
+        a group's own text (``--issue``)."""
         return [[v for v in views if not (own := identity.id_families(v.result.id))
                  or self._of_family(sentences, accepted, i, v.result.group, identity.kin(own))]
                 for i, views in enumerate(accepted)]
@@ -132,10 +132,10 @@ class Identities:
     def _between(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, j: int,
                  anchor: match.ClaimView) -> bool:
         """Whether a sentence between the one at ``i`` (naming nothing) and its anchor at ``j`` names a
-        family of models or a maker that the anchor does not (hardware and its makers aside: "An NVIDIA
-        H100 SXM has 80 GB."), while the anchor names a model of its own, and is no sentence of the
-        anchor's group: "... Meta's Llama 3 70B is another model. The
-        weights are 29.5 GB." is no longer about the Qwen of two sentences before. An anchor that names
+        family of models that the anchor does not (``identity.models_in``: no maker, hardware, comparison
+        or aside: "An NVIDIA H100 SXM has 80 GB."), while the anchor names a model of its own, and is no
+        sentence of the anchor's group: "... Meta's Llama 3 70B is another model. The weights are 29.5 GB."
+        is no longer about the Qwen of two sentences before. An anchor that names
         nothing ("This number leaves out ...") says nothing of whose the sentences around it are: the
         rule stands as it was."""
         shapes = [self.shape(sentences[j])] + ([anchor.shape] if anchor.shape is not None else [])

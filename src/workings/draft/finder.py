@@ -107,7 +107,6 @@ class Found:
     equations: tuple[PrintedEquation, ...]
     set_aside: tuple[SetAside, ...]
     sentences: tuple[str, ...] = ()  # every sentence of the draft, in order
-    paragraph_of: tuple[int, ...] = ()  # for each of ``sentences``, the number of its paragraph
 
 
 def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None = None) -> Found:
@@ -115,14 +114,12 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
     printed: list[PrintedEquation] = []
     skipped: list[SetAside] = []
     every: list[str] = []
-    paragraph_of: list[int] = []
-    for number, paragraph in enumerate(paragraphs(text, markdown=markdown, front_matter=front_matter)):
+    for paragraph in paragraphs(text, markdown=markdown, front_matter=front_matter):
         if not paragraph.code:
             every.extend(s.text for s in sentences(paragraph))
-            paragraph_of.extend([number] * (len(every) - len(paragraph_of)))
         _scan(paragraph, figures, printed, skipped)
     return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped),
-                 sentences=tuple(every), paragraph_of=tuple(paragraph_of))
+                 sentences=tuple(every))
 
 
 def spans_in(text: str, figures) -> list[tuple[int, int]]:
