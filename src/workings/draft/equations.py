@@ -318,17 +318,18 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     number_end = match.end("scale") if match.group("scale") else match.end("suffix") if match.group("suffix") \
         else match.end("num")
     times = _SCALE_WORDS[match.group("scale").lower()] if match.group("scale") else 1
+    value = _powered(match.group("num"))  # "2^30" as the number it is, worked out once
+    powered = value != match.group("num")
     if (unit or name) and paragraph.line_of(number_end) != paragraph.line_of(match.end() - 1) \
             and _ASSIGNED.match(paragraph.text, match.end()) \
             and not _OPERATOR_BEFORE.search(paragraph.text, max(0, match.start() - 20), match.start()):
         # a paragraph's lines are joined, but "num_layers = 40" then "bytes = 2" are two lines (a
         # word wrapped to the next line is still the number's: "= 1.34" then "GB in total", and
         # "8 × 80" then "GB = 640 GB")
-        return _Term(start=match.start(), end=number_end, number=_powered(match.group("num")),
-                     suffix=suffix, scale=1, unit="", number_end=number_end, times=times,
-                     powered=_powered(match.group("num")) != match.group("num"))
-    return _Term(start=match.start(), end=match.end(), number=_powered(match.group("num")), suffix=suffix,
-                 name=name, times=times, number_end=number_end, powered=_powered(match.group("num")) != match.group("num"),
+        return _Term(start=match.start(), end=number_end, number=value, suffix=suffix, scale=1, unit="",
+                     number_end=number_end, times=times, powered=powered)
+    return _Term(start=match.start(), end=match.end(), number=value, suffix=suffix,
+                 name=name, times=times, number_end=number_end, powered=powered,
                  scale=_SCALE.get(unit.upper(), 1), unit=unit, glued=unit == "B")
 
 
