@@ -442,3 +442,47 @@ def test_about_a_decimal_stays_within_a_fifth_too(tmp_ledger):
                    "about 0.1 TB").status == "drift"
     assert _figure(check_text("The card has about 0.08 TB of memory.\n", report, issue="h", markdown=True),
                    "about 0.08 TB").status == "backed"
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Qwen3-8B is a much smaller model from the same maker.", "unbacked"),   # the reviewer's draft
+    ("Qwen 2.5 7B is a much smaller model.", "unbacked"),                     # the same version, another size
+    ("Qwen2.5-14B is the model.", "backed"), ("Qwen 2.5 14B is the model.", "backed"),
+    ("Qwen is its maker's family of models.", "backed"),                      # no version or size: may be it
+    ("Qwen: 48 layers, the config says.", "backed"),                          # a number after a colon is no version
+])
+def test_another_model_of_the_claims_own_family_is_another_model(tmp_ledger, between, status):
+    """A reviewer: "Qwen3-8B is a much smaller model from the same maker. The weights are 29.5 GB." was
+    backed by Qwen2.5-14B's weights: the subject rule read only the family."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} The weights are 29.5 GB.\n", report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "29.5 GB"] == [status]
+
+
+@pytest.mark.parametrize("text, marks", [
+    ("Qwen3-8B is small.", {("qwen", "3", "8")}), ("Meta's Llama 3.1 70B is big.", {("llama", "31", "70")}),
+    ("DeepSeek-V4.1-Flash", {("deepseek", "41", "")}), ("Kimi K3 has 61 layers", {("kimi", "3", "")}),
+    ("DeepSeek 890 bytes", {("deepseek", "", "")}), ("| Qwen | 48 |", {("qwen", "", "")}),
+    ("Qwen3-30B-A3B", {("qwen", "3", "30")}), ("Users can opt out.", set()),
+])
+def test_the_models_a_sentence_names(text, marks):
+    from workings.draft import identity
+    assert identity.mentions_in(text) == marks
+
+
+def test_every_claim_of_this_ledger_fits_its_own_sentence():
+    """No claim of this repository's ledger names, in its own sentence, only other models of its family."""
+    from pathlib import Path
+
+    import yaml
+
+    from workings.draft import identity
+    root = Path(__file__).resolve().parent.parent / "claims"
+    checked = 0
+    for path in sorted(root.rglob("*.yaml")):
+        said = (yaml.safe_load(path.read_text()) or {}).get("said")
+        if isinstance(said, str):
+            claim_id = f"{path.parent.name}/{path.stem}"
+            assert identity.fits(claim_id, said), (claim_id, said)
+            checked += 1
+    assert checked > 50

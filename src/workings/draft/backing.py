@@ -106,14 +106,17 @@ class Identities:
         no subject (``identity.models_in``). A sentence naming another family that is itself a claim of
         the same group is a passing mention (the KV article's "The vLLM paper uses the same sum for
         OPT-13B ..." before Qwen's "At the full window, ..."): the claim's family is looked for further
-        back, ``PASSING_BACK`` sentences, and must be found there before another family is. Not asked of
-        a group's own text (``--issue``)."""
+        back, ``PASSING_BACK`` sentences, and must be found there before another family is. Another model
+        of the claim's own family is another model: where the id gives a version or size, the sentence
+        must name one that may be it (``identity.fits``: "Qwen3-8B is a much smaller model from the same
+        maker. The weights are 29.5 GB." is not "qwen25-14b-weights-gb"'s). Not asked of a group's own
+        text (``--issue``)."""
         return [[v for v in views if not (own := identity.id_families(v.result.id))
-                 or self._of_family(sentences, accepted, i, v.result.group, identity.kin(own))]
+                 or self._of_family(sentences, accepted, i, v.result.id, v.result.group, identity.kin(own))]
                 for i, views in enumerate(accepted)]
 
-    def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, group: str,
-                   own: frozenset[str]) -> bool:
+    def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, claim_id: str,
+                   group: str, own: frozenset[str]) -> bool:
         passing = False
         for k in range(i, max(-1, i - PASSING_BACK - 1), -1):
             if not passing and k < i - SUBJECT_BACK:
@@ -122,8 +125,8 @@ class Identities:
                 else identity.models_in(sentences[k])
             if not named:
                 continue
-            if own & named:
-                return True
+            if own & named and identity.fits(claim_id, sentences[k]):  # its family, and not another
+                return True                                           # model of it ("Qwen3-8B", "qwen25-14b")
             if k == i or not any(w.result.group == group for w in accepted[k]):
                 return False
             passing = True

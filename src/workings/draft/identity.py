@@ -217,28 +217,63 @@ _MAKERS = {"llama": "meta", "codellama": "meta", "opt": "meta", "qwen": "alibaba
            "haiku": "anthropic", "codegemma": "google", "codeqwen": "alibaba", "flan": "google"}
 
 
+# A model's marks after its family's letters: its version ("2.5" of "Qwen2.5", "3" of "Llama 3", "4.1" of
+# "DeepSeek-V4.1", "3" of "Kimi K3"; a bare number only of one or two digits, so "DeepSeek 890 bytes" has
+# none) and its size in billions of parameters ("14" of "Qwen2.5-14B"), each read with its dots dropped
+_VERSION = re.compile(r"(?:[vk](\d{1,3}(?:\.\d{1,2})?)|(\d{1,2}(?:\.\d{1,2})?))", re.IGNORECASE)
+_SIZE = re.compile(r"(\d{1,4}(?:\.\d{1,2})?)b", re.IGNORECASE)
+_PARTS = re.compile(r"[-_/'’,]")
+
+
+def _marks(parts: list[str]) -> tuple[str, str]:
+    """(version, size) read from the words after a family's letters, in order, to the first word that is
+    neither (a version only before the size): ("2.5", "14b", "instruct") -> ("25", "14"); "" where none."""
+    version = size = ""
+    for part in parts:
+        if not part:
+            continue
+        if (m := _SIZE.fullmatch(part)) is not None:
+            size = m.group(1).replace(".", "")
+            break
+        if version or (m := _VERSION.fullmatch(part)) is None:
+            break
+        version = (m.group(1) or m.group(2)).replace(".", "")
+    return version, size
+
+
 @functools.lru_cache(maxsize=4096)
-def families_in(text: str) -> frozenset[str]:
-    """The families of models and the makers a sentence names (``_FAMILIES``), each by a word's leading
-    letters, as a name is written: "llama" of "Llama-3-8B" and of "Llama's", "qwen" of "Qwen2.5-14B" and
-    "qwen2.5"; a word with no digit only capitalised, and one of ``_COMMON`` not as the sentence's first
-    word unless a number follows it."""
+def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
+    """Each model a sentence names, as (family, version, size) (``_marks``): "Qwen3-8B" ("qwen", "3", "8"),
+    "Llama 3 70B" ("llama", "3", "70"), "Qwen" ("qwen", "", ""). A family is named as ``families_in`` says."""
     found = set()
-    words = [m.group() for m in _TOKEN.finditer(text)]
+    tokens = list(_TOKEN.finditer(text))
+    words = [m.group() for m in tokens]
     for index, word in enumerate(words):
         lead = _LEADING.match(word.lower())
         if lead is None or (family := lead.group()) not in _FAMILIES:
             continue
         if word.lower().endswith((".cpp", "-cpp")):
             continue  # a tool named after a model ("Llama.cpp") names none
-        if any(c.isdigit() for c in word):
-            found.add(family)
-        elif word[:1].isupper() and (family not in _COMMON or index > 0 or (
-                index + 1 < len(words) and words[index + 1][:1].isdigit())):
-            found.add(family)
-        elif word.islower() and family not in _COMMON and family not in ("llama", "gpt", "bert"):
-            found.add(family)  # "the mistral model"
+        if any(c.isdigit() for c in word) or (word[:1].isupper() and (
+                family not in _COMMON or index > 0 or (index + 1 < len(words) and words[index + 1][:1].isdigit()))) \
+                or (word.islower() and family not in _COMMON and family not in ("llama", "gpt", "bert")):
+            # "the mistral model" names Mistral; "users can opt out" names nothing
+            parts = _PARTS.split(word[lead.end():])
+            for before, after in zip(tokens[index:index + 3], tokens[index + 1:index + 4]):
+                if not text[before.end():after.start()].isspace():
+                    break  # "Llama 3 70B" is one name; "Qwen: 48 layers" and "| Qwen | 48 |" are not
+                parts.append(after.group())
+            found.add((family,) + _marks(parts))
     return frozenset(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def families_in(text: str) -> frozenset[str]:
+    """The families of models and the makers a sentence names (``_FAMILIES``), each by a word's leading
+    letters, as a name is written: "llama" of "Llama-3-8B" and of "Llama's", "qwen" of "Qwen2.5-14B" and
+    "qwen2.5"; a word with no digit only capitalised, and one of ``_COMMON`` not as the sentence's first
+    word unless a number follows it."""
+    return frozenset(family for family, _, _ in mentions_in(text))
 
 
 # The makers among the families: a sentence naming a maker alone ("You can rent it on Google Cloud",
@@ -265,16 +300,44 @@ def kin(families: frozenset[str]) -> frozenset[str]:
     return families | makers | {f for f, m in _MAKERS.items() if m in families}
 
 
-@functools.lru_cache(maxsize=4096)
 def id_families(claim_id: str) -> frozenset[str]:
     """The families of models a claim's id names, each by a word's leading letters: "qwen" of
     "kv-bytes-per-token/qwen25-14b-weights-gb", "kimi" of ".../kimi-k3-layers"; none of ".../h100-memory"."""
-    found = set()
-    for word in claim_id.rsplit("/", 1)[-1].lower().split("-"):
+    return frozenset(family for family, _, _ in id_marks(claim_id))
+
+
+@functools.lru_cache(maxsize=4096)
+def id_marks(claim_id: str) -> tuple[tuple[str, str, str], ...]:
+    """Each family a claim's id names, with the version and size (``_marks``) it gives: ("qwen", "25", "14")
+    of ".../qwen25-14b-weights-gb", ("kimi", "3", "") of ".../kimi-k3-layers", ("deepseek", "", "") of
+    ".../deepseek-890-own-number"."""
+    words = claim_id.rsplit("/", 1)[-1].lower().split("-")
+    found: dict[str, tuple[str, str]] = {}
+    for index, word in enumerate(words):
         lead = _LEADING.match(word)
-        if lead is not None and lead.group() in _FAMILIES:
-            found.add(lead.group())
-    return frozenset(found)
+        if lead is not None and lead.group() in _FAMILIES and lead.group() not in found:
+            found[lead.group()] = _marks([word[lead.end():]] + words[index + 1:])
+    return tuple((family,) + marks for family, marks in found.items())
+
+
+def _agree(mine: tuple[str, str], named: tuple[str, str]) -> bool:
+    """Whether a model named as ``named`` (version, size) could be the one marked ``mine``: sizes equal and
+    one version the start of the other ("3" and "3.1"), each where both say it."""
+    (version, size), (other_version, other_size) = mine, named
+    return (not size or not other_size or size == other_size) and (
+        not version or not other_version or version.startswith(other_version) or other_version.startswith(version))
+
+
+def fits(claim_id: str, text: str) -> bool:
+    """Whether the models ``text`` names of the families ``claim_id`` names may be the id's own: not when
+    each is another model of the family ("Qwen3-8B" for ".../qwen25-14b-weights-gb", "Llama 3 70B" for
+    "llama3-8b"); a family named without a version or size may be any of its models."""
+    mentions = mentions_in(text)
+    for family, version, size in id_marks(claim_id):
+        named = [(v, s) for f, v, s in mentions if f == family]
+        if named and not any(_agree((version, size), other) for other in named):
+            return False
+    return True
 
 
 def names(shape: Shape) -> bool:
