@@ -486,3 +486,20 @@ def test_every_claim_of_this_ledger_fits_its_own_sentence():
             assert identity.fits(claim_id, said), (claim_id, said)
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ("At the full window, one chat needs 198.6 GB of cache at 4-bit.", "unbacked"),      # the reviewer's draft
+    ("At 4-bit, at the full window, one chat needs 198.6 GB of cache.", "unbacked"),
+    ("At the full window, one chat needs 198.6 GB of cache with 8 GPUs.", "unbacked"),
+    ("At the full window, one chat needs 198.6 GB of cache for a million users.", "unbacked"),
+    ("At the full window, one chat needs 198.6 GB of cache in 2030.", "unbacked"),
+    ("At the full window, one chat needs 198.6 GB of cache, and 29.5 GB of weights.", "backed"),  # a clause
+    ("At the full window, one chat needs 198.6 GB of cache in total.", "backed"),         # no figure added
+])
+def test_a_condition_with_a_figure_added_to_a_claims_sentence_is_another_statement(tmp_ledger, sentence, status):
+    """A reviewer: "... needs 198.6 GB of cache (184.9 GiB) at 4-bit" was backed by the BF16 claim: a figure
+    the draft added (masked as the claim's figures are) was read as no word at all."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {sentence}\n", report, markdown=True)
+    assert _figure(check, "198.6 GB").status == status

@@ -363,7 +363,26 @@ def shift(draft: Shape, said: Shape) -> int | None:
     offset = outer.find(inner)
     if offset is None or any(i < offset or i >= offset + len(inner.tokens) for i in outer.telling):
         return None
+    if outer is draft and _conditioned(draft.tokens, offset, offset + len(inner.tokens)):
+        return None
     return -offset if outer is draft else offset
+
+
+# A condition the draft adds to a claim's whole sentence: one of these words before a figure, a number or
+# a number's word ("... (184.9 GiB) at 4-bit", "with 8 GPUs", "in 2030", "for a million users", "At 4-bit,
+# ..."): the claim's figure is not said of that. A clause of its own ("... and 9 GB of weights") is none.
+_CONDITION = frozenset({"at", "with", "for", "in", "on", "under", "using", "over", "after", "within", "by", "during"})
+_NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                           "twelve", "twenty", "fifty", "hundred", "thousand", "million", "billion", "trillion",
+                           "dozen", "hundreds", "thousands", "millions", "billions", "dozens", "several", "many"})
+
+
+def _conditioned(tokens: tuple[str, ...], start: int, end: int) -> bool:
+    """Whether the tokens outside ``start:end`` (the claim's sentence) hold a condition word right before
+    a masked figure, a bare number or a number's word (``_CONDITION``)."""
+    return any(tokens[i] in _CONDITION and (tokens[i + 1] == "#" or tokens[i + 1] in _NUMBER_WORDS
+                                            or _NUMBERISH.fullmatch(tokens[i + 1]) is not None)
+               for i in (*range(0, min(start, len(tokens) - 1)), *range(end, len(tokens) - 1)))
 
 
 def same(draft: Shape, said: Shape) -> bool:
