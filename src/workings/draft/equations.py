@@ -68,7 +68,7 @@ from typing import Any
 from ..frozen import frozen
 from ..figures import Interval, rounds_to
 from .digits import CJK, ByScript
-from .setaside import CARD, CARD_BEFORE, CARD_MEMORY, CARD_MODEL, CARD_NOT_BEFORE
+from .setaside import CARD, CARD_BEFORE, CARD_MEMORY, CARD_MODEL, CARD_NOT_BEFORE, SUPERSCRIPTS, powered
 from .text import Paragraph
 
 # "327,680", "327{,}680", "327\,680" and a thin or no-break space between groups of three; "1e6" too
@@ -83,11 +83,8 @@ _SUFFIXES = (r"[KM](?![A-Za-z])|G(?![A-Za-z]|\s++[A-Za-z])|[km](?=(?:\s*+|-)(?:t
              r"|[BT](?=\s*+(?:[Pp]arams?|[Pp]arameters?)\b)|[ \u00a0\u202f\u2009]?+%")  # "90% × 80 GB": a hundredth
 # A whole number raised to a power of one or two digits: "10^9", "2^{30}", "2**30", "1024 ** 3", "1024³",
 # "10⁹" (read as the number it is: ``_powered``); a decimal base ("1.5^2") is not read so.
-_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-# A superscript only after 2, 10, 1,000 or 1,024 and of 2 or more: "32768¹" and "640²" are a footnote's mark.
-_SUPERSCRIPT_POWER = "(?:1024|1000|10|2)(?:[²³⁴⁵⁶⁷⁸⁹]|[¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹])"
-_POWERED = (rf"(?:[1-9]\d{{0,4}}+(?:\^(?:\{{\d{{1,2}}+\}}|\d{{1,2}}+)|\*\*\d{{1,2}}+|[ \t]++\*\*[ \t]++\d{{1,2}}+)"
-            rf"|{_SUPERSCRIPT_POWER})(?![\d{_SUPERSCRIPTS}^]|[.,]\d)")
+_SUPERSCRIPTS = SUPERSCRIPTS
+_POWERED = powered()  # "10^9", "2**30", "1024³" (``setaside.powered``)
 _POWER_PARTS = re.compile(rf"(\d++)(?:\^\{{?+|[ \t]*+\*\*[ \t]*+)?+(\d++|[{_SUPERSCRIPTS}]++)\}}?+")
 _TERM_REST = (rf"(?P<num>{_POWERED}|{_NUM})(?P<suffix>{_SUFFIXES})?+"
               rf"(?:\s++(?P<scale>(?i:thousand|million|billion|trillion))\b)?+"

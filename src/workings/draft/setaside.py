@@ -34,6 +34,21 @@ CARD_BEFORE = r"(?:(?<![\d.,])\d{1,3}+[x×][ \t]*+|(?i:\b(?:dual|twin|quad)[ \t]
 CARD_MEMORY = r"[ \t]*+\(?+[ \t]*+\d[\d.,]*+[ \t]*+[GT]i?B\b"
 CARD_NOT_BEFORE = (rf"(?![ \t]*+(?:(?:[×*·⋅∙÷/+−]|x(?=[ \t]))(?!{CARD_MEMORY})|%|[kKMGTP]i?B\b|bytes?\b|bits?\b"
                    r"|tokens?\b|params?\b|parameters?\b|layers?\b|heads?\b|[kMG]?W\b|[kMG]?Hz\b|pixels?\b|rows?\b))")
+SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+
+
+def powered(sign: str = "") -> str:
+    """The pattern of a whole number raised to a power, one form for the set-aside "power" (``sign`` the
+    pattern of a minus before the exponent: "10^-3", "10⁻³") and for an equation's terms (no sign:
+    ``equations._POWERED``): "10^9", "2^{30}", "2**30", "2 ** 30", and a superscript only after 2, 10,
+    1,000 or 1,024 and of 2 or more ("1024³"; "32768¹" and "640²" are a footnote's mark)."""
+    superscript_sign = "⁻?+" if sign else ""
+    return (rf"(?:[1-9]\d{{0,4}}+(?:\^(?:\{{{sign}\d{{1,2}}+\}}|{sign}\d{{1,2}}+)|\*\*{sign}\d{{1,2}}+"
+            rf"|[ \t]++\*\*[ \t]++{sign}\d{{1,2}}+)"
+            rf"|(?:1024|1000|10|2){superscript_sign}(?:[²³⁴⁵⁶⁷⁸⁹]|[¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹]))"
+            rf"(?![\d{SUPERSCRIPTS}^]|[.,]\d)")
+
+
 _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
@@ -83,11 +98,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     ("struck", re.compile(r"~~(?=[^\s~])(?:[^~\n]|~(?!~)){1,2000}?(?<=[^\s~])~~"
                           r"|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)")),
     # a whole number raised to a power ("10^9", "2**30", "1024³"): its digits are no two numbers; an
-    # equation reads it as the number it is (``equations._POWERED``)
-    # (a negative power too, "10^-3", "10⁻³", which no equation reads)
-    ("power", re.compile(r"(?<![\d.,])(?:[1-9]\d{0,4}+(?:\^(?:\{[-−]?+\d{1,2}+\}|[-−]?+\d{1,2}+)|\*\*[-−]?+\d{1,2}+"
-                         r"|[ \t]++\*\*[ \t]++[-−]?+\d{1,2}+)"
-                         r"|(?:1024|1000|10|2)⁻?+(?:[²³⁴⁵⁶⁷⁸⁹]|[¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹]))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹^]|[.,]\d)")),
+    # equation reads it as the number it is (``equations._POWERED``), a negative power too here ("10^-3",
+    # "10⁻³"), which no equation reads
+    ("power", re.compile(r"(?<![\d.,])" + powered("[-−]?+"))),
     ("ordinal", re.compile(r"\b\d++(?:st|nd|rd|th)\b")),
     ("heading", re.compile(r"(?i:\b\d++\s*+(?:min|minute)s?\s++read\b)")),
     ("vague", re.compile(r"(?i:\b(?:hundreds|thousands|millions|billions|dozens|tens|a\s++few|several)\s++"
