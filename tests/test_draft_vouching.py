@@ -503,3 +503,34 @@ def test_a_condition_with_a_figure_added_to_a_claims_sentence_is_another_stateme
     report = _families_ledger(tmp_ledger)
     check = check_text(f"{QWEN} {sentence}\n", report, markdown=True)
     assert _figure(check, "198.6 GB").status == status
+
+
+def test_a_repeated_sentence_is_read_where_it_stands_again(tmp_ledger):
+    """A reviewer: "The weights are 29.5 GB." after Qwen's window sentence and again after "Qwen2.5-32B is
+    the bigger sibling" was backed twice: both figures were read as the first sentence's."""
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN} The weights are 29.5 GB.\n\nQwen2.5-32B is the bigger sibling. The weights are 29.5 GB.\n"
+    assert [f.status for f in check_text(draft, report, markdown=True).figures if f.text == "29.5 GB"] == [
+        "backed", "unbacked"]
+
+
+@pytest.mark.parametrize("between", [
+    "Qwen/Qwen3-8B is on the Hub too.", "Qwen2.5-Coder-7B is for code.", "Qwen's 7B model is smaller.",
+    "Qwen2.5\u20117B is smaller.",                                          # a non-breaking hyphen
+    "Next up: Qwen3-8B, which is far smaller than the 1M model.",          # the subject before "than"
+    "Qwen3-8B is 2 times smaller.",
+    "Unlike its big sibling, Qwen2.5-7B-Instruct-1M fits on one consumer card.",
+])
+def test_more_ways_of_naming_another_model_of_the_family(tmp_ledger, between):
+    """A reviewer's names that went round the version and size: a repository's name, a variant word, a
+    possessive, a non-breaking hyphen, and a comparison whose subject is the other model."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} The weights are 29.5 GB.\n", report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "29.5 GB"] == ["unbacked"]
+
+
+def test_a_claims_sentence_said_of_another_format_is_not_its(tmp_ledger):
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} At the full window, one chat needs 198.6 GB of cache when quantised.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == "unbacked"

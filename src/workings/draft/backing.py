@@ -45,7 +45,7 @@ class Identities:
         self._spans = _spans(found)
         self.accepted = self._accept(found.sentences)
         index = _indexer(found.sentences)
-        self.at = [index(figure.sentence) for figure in found.figures]  # each figure's sentence index
+        self.at = [index(figure.sentence, figure.offset) for figure in found.figures]  # each figure's sentence index
 
     def words(self, text: str) -> frozenset[str]:
         found = self._words.get(text)
@@ -206,22 +206,24 @@ def sentence_shapes(found: Found):
 
 def _indexer(sentences: tuple[str, ...]):
     """A function giving, for figures in draft order, the index of their sentence: the next place
-    of that text at or after the last one given (a repeated sentence is told apart by order)."""
+    of that text at or after the last one given, and after it where the figure stands no further into
+    the sentence than the last figure did (a repeated sentence is told apart by order: "The weights
+    take 27.5 GiB." after Qwen2.5-14B and again after Qwen3-8B are two sentences)."""
     places: dict[str, list[int]] = defaultdict(list)
     for i, s in enumerate(sentences):
         places[s].append(i)
     cursor = {s: 0 for s in places}
-    last = [-1]
+    last = [-1, -1]  # the last sentence index given, and the offset of its figure
 
-    def index(sentence: str) -> int | None:
+    def index(sentence: str, offset: int) -> int | None:
         spots = places.get(sentence)
         if not spots:
             return None
         k = cursor[sentence]
-        while k + 1 < len(spots) and spots[k] < last[0]:
+        while k + 1 < len(spots) and (spots[k] < last[0] or (spots[k] == last[0] and offset <= last[1])):
             k += 1
         cursor[sentence] = k
-        last[0] = spots[k]
+        last[:] = [spots[k], offset]
         return spots[k]
 
     return index

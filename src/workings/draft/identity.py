@@ -155,7 +155,9 @@ _TURNING = frozenset({
     # bandwidth", "free after the weights", "layerwise", "summed over the cluster", "doubled for safety")
     "per", "each", "every", "across", "combined", "bandwidth", "throughput", "free", "remaining", "spare",
     "layerwise", "aggregate", "summed", "altogether", "doubled", "squared", "minus", "left", "unused", "headroom",
-    "leftover"})
+    "leftover",
+    # or the figure under another format ("... when quantised")
+    "quantised", "quantized", "quantisation", "quantization", "compressed"})
 # Families of models and their makers: a sentence naming one beside a claim's names another thing
 _FAMILIES = frozenset({
     "llama", "qwen", "gpt", "gemma", "mistral", "mixtral", "claude", "gemini", "phi", "kimi", "deepseek", "falcon",
@@ -223,18 +225,24 @@ _MAKERS = {"llama": "meta", "codellama": "meta", "opt": "meta", "qwen": "alibaba
 _VERSION = re.compile(r"(?:[vk](\d{1,3}(?:\.\d{1,2})?)|(\d{1,2}(?:\.\d{1,2})?))", re.IGNORECASE)
 _SIZE = re.compile(r"(\d{1,4}(?:\.\d{1,2})?)b", re.IGNORECASE)
 _PARTS = re.compile(r"[-_/'’,]")
+_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # "Qwen2.5‑7B" with a non-breaking hyphen
 
 
-def _marks(parts: list[str]) -> tuple[str, str]:
+def _marks(parts: list[str], within: int = 0) -> tuple[str, str]:
     """(version, size) read from the words after a family's letters, in order, to the first word that is
-    neither (a version only before the size): ("2.5", "14b", "instruct") -> ("25", "14"); "" where none."""
+    neither (a version only before the size): ("2.5", "14b", "instruct") -> ("25", "14"); "" where none.
+    The first ``within`` are parts of the name itself, where a word of letters is a variant passed over
+    ("Qwen2.5-Coder-7B": 2.5, 7B)."""
     version = size = ""
-    for part in parts:
+    for index, part in enumerate(parts):
         if not part:
             continue
         if (m := _SIZE.fullmatch(part)) is not None:
             size = m.group(1).replace(".", "")
             break
+        if index < within and part.isalpha():
+            continue
         if version or (m := _VERSION.fullmatch(part)) is None:
             break
         version = (m.group(1) or m.group(2)).replace(".", "")
@@ -246,6 +254,7 @@ def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
     """Each model a sentence names, as (family, version, size) (``_marks``): "Qwen3-8B" ("qwen", "3", "8"),
     "Llama 3 70B" ("llama", "3", "70"), "Qwen" ("qwen", "", ""). A family is named as ``families_in`` says."""
     found = set()
+    text = text.translate(_HYPHENS)
     tokens = list(_TOKEN.finditer(text))
     words = [m.group() for m in tokens]
     for index, word in enumerate(words):
@@ -258,12 +267,17 @@ def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
                 family not in _COMMON or index > 0 or (index + 1 < len(words) and words[index + 1][:1].isdigit()))) \
                 or (word.islower() and family not in _COMMON and family not in ("llama", "gpt", "bert")):
             # "the mistral model" names Mistral; "users can opt out" names nothing
-            parts = _PARTS.split(word[lead.end():])
+            rest = word[lead.end():]
+            if "/" in rest and (tail := rest.rsplit("/", 1)[1]).lower().startswith(family):
+                rest = tail[len(family):]  # "Qwen/Qwen3-8B": the repository's own name
+            rest = _POSSESSIVE.sub("", rest)  # "Qwen's 7B model"
+            parts = _PARTS.split(rest)
+            within = len(parts)
             for before, after in zip(tokens[index:index + 3], tokens[index + 1:index + 4]):
                 if not text[before.end():after.start()].isspace():
                     break  # "Llama 3 70B" is one name; "Qwen: 48 layers" and "| Qwen | 48 |" are not
                 parts.append(after.group())
-            found.add((family,) + _marks(parts))
+            found.add((family,) + _marks(parts, within))
     return frozenset(found)
 
 
@@ -287,10 +301,20 @@ _ASIDE = re.compile(r"\b(?:than|unlike|compared|comparison|versus|vs|whereas|tim
 
 
 def models_in(text: str) -> frozenset[str]:
-    """The families of models a sentence names as its subject: ``families_in`` less hardware and makers,
-    and none in a comparison or an aside in brackets."""
-    if _ASIDE.search(text):
-        return frozenset()
+    """The families of models a sentence names as its subject: ``families_in`` less hardware and makers;
+    in a comparison only those named before its word ("Qwen3-8B is 2 times smaller.": Qwen; "That is
+    nearly eight times the 128K window of Llama 3.1.": none), or after the comma of one that opens with
+    it ("Unlike its big sibling, Qwen2.5-7B-Instruct-1M fits on one card."); none in an aside in brackets."""
+    aside = _ASIDE.search(text)
+    if aside is not None:
+        if aside.group().lstrip().startswith("("):
+            return frozenset()
+        head = text[:aside.start()]
+        if head.strip():
+            text = head
+        else:
+            comma = text.find(",", aside.end())
+            text = text[comma + 1:] if comma >= 0 else ""
     return families_in(text) - HARDWARE - MAKERS
 
 
