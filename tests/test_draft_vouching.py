@@ -534,3 +534,25 @@ def test_a_claims_sentence_said_of_another_format_is_not_its(tmp_ledger):
     check = check_text(f"{QWEN} At the full window, one chat needs 198.6 GB of cache when quantised.\n", report,
                        markdown=True)
     assert _figure(check, "198.6 GB").status == "unbacked"
+
+
+@pytest.fixture(scope="module")
+def repo_report():
+    """This repository's own ledger, verified."""
+    from pathlib import Path
+
+    from workings.engine import verify
+    return verify(Path(__file__).resolve().parent.parent)
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ("Combining official data with descriptions from various sources, V4.1 Flash uses about 890 bytes of weights "
+     "per token.", "unbacked"),                                             # the reviewer's draft: weights, not cache
+    ("Combining official data with descriptions from various sources, V4.1 Flash uses about 890 bytes of KV cache "
+     "per token.", "backed"),
+])
+def test_what_a_figure_counts_after_its_of_is_part_of_the_sentence(repo_report, sentence, status):
+    """A reviewer: "about 890 bytes of weights per token" was backed by the claim of 890 bytes of KV cache:
+    the words inside a figure were masked with its number."""
+    check = check_text(f"{sentence}\n", repo_report, markdown=True)
+    assert [f.status for f in check.figures if "890" in f.text] == [status]

@@ -107,12 +107,29 @@ class Shape:
         return self.key.count("\x00", 0, at) if at else 0
 
 
+# Words inside a figure after its "of", up to a "per": what it counts ("890 bytes of KV cache per token",
+# "of weights", "of SSD"), which stay in the sentence's shape. Its number, unit (which the editor may
+# change, GiB to GB), qualifier and scale are masked with it.
+_OF_WHAT = re.compile(r"\bof\s++((?:[^\W\d_]{1,40}+[\s\"”’'-]*+){1,6}?)(?=\bper\b|$)", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]{1,40}")
+_UNIT_WORDS = frozenset({"b", "byte", "bytes", "bit", "bits", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "token",
+                         "tokens", "the", "a", "an", "memory"})
+
+
+def _things(figure: str) -> str:
+    """The words of a figure's text after its "of" (``_OF_WHAT``), lower-cased, as shape reads them."""
+    match = _OF_WHAT.search(figure)
+    if match is None:
+        return ""
+    return " ".join(w for w in (m.group().lower() for m in _WORD.finditer(match.group(1))) if w not in _UNIT_WORDS)
+
+
 def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
     """``sentence`` with the figures at ``spans`` (start, end offsets, in order) masked."""
     pieces, last = [], 0
     for start, end in spans:
         pieces.append(sentence[last:start])
-        pieces.append(f" {_MASK} ")
+        pieces.append(f" {_MASK} {_things(sentence[start:end])} ")
         last = max(last, end)
     pieces.append(sentence[last:])
     text = _LINK.sub("]", "".join(pieces))
