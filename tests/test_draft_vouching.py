@@ -483,7 +483,7 @@ def test_every_claim_of_this_ledger_fits_its_own_sentence():
         said = (yaml.safe_load(path.read_text()) or {}).get("said")
         if isinstance(said, str):
             claim_id = f"{path.parent.name}/{path.stem}"
-            assert identity.fits(claim_id, said), (claim_id, said)
+            assert identity.fits(identity.id_marks(claim_id), said), (claim_id, said)
             checked += 1
     assert checked > 50
 
@@ -556,3 +556,26 @@ def test_what_a_figure_counts_after_its_of_is_part_of_the_sentence(repo_report, 
     the words inside a figure were masked with its number."""
     check = check_text(f"{sentence}\n", repo_report, markdown=True)
     assert [f.status for f in check.figures if "890" in f.text] == [status]
+
+
+@pytest.mark.parametrize("before, status", [
+    ("Kimi K3 is the other model this week.", "unbacked"),                  # the reviewer's draft
+    ("Qwen3-8B is the model we tested.", "unbacked"),
+    ("DeepSeek V4.1 is the model this week.", "backed"),
+])
+def test_a_claim_whose_id_gives_only_a_version_is_about_its_sources_model(repo_report, before, status):
+    """A reviewer: "The 40 layers are cut in half ..." after "Kimi K3 is the other model this week." was
+    backed by hundred-messages/v41-40-layers, whose id names no family: such an id's version is of the
+    one family its sources name (deepseek-v41-flash-tech-report)."""
+    sentence = "The 40 layers are cut in half: the first 20 act as the encoder, the last 20 as the decoder."
+    check = check_text(f"{before} {sentence}\n", repo_report, markdown=True)
+    assert _figure(check, "40").status == status
+
+
+def test_the_model_a_claim_is_about():
+    from workings.draft import identity
+    assert identity.claim_marks("h/v41-40-layers", ("deepseek-v41-flash-tech-report",)) == (("deepseek", "41", ""),)
+    assert identity.claim_marks("k/fp8-halves", ("deepseek-v41-flash-tech-report",)) == ()   # no version in the id
+    assert identity.claim_marks("h/v41-x", ("deepseek-v41-report", "qwen25-14b-config")) == ()  # two families
+    assert identity.claim_marks("h/v41-x", ("nvidia-h100-datasheet",)) == ()                  # hardware
+    assert identity.claim_marks("k/qwen25-14b-layers", ("anything",)) == (("qwen", "25", "14"),)

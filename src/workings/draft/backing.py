@@ -111,12 +111,13 @@ class Identities:
         must name one that may be it (``identity.fits``: "Qwen3-8B is a much smaller model from the same
         maker. The weights are 29.5 GB." is not "qwen25-14b-weights-gb"'s). Not asked of a group's own
         text (``--issue``)."""
-        return [[v for v in views if not (own := identity.id_families(v.result.id))
-                 or self._of_family(sentences, accepted, i, v.result.id, v.result.group, identity.kin(own))]
+        return [[v for v in views if not (marks := identity.claim_marks(v.result.id, v.result.sources))
+                 or self._of_family(sentences, accepted, i, marks, v.result.group,
+                                    identity.kin(frozenset(m[0] for m in marks)))]
                 for i, views in enumerate(accepted)]
 
-    def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int, claim_id: str,
-                   group: str, own: frozenset[str]) -> bool:
+    def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int,
+                   marks: tuple[tuple[str, str, str], ...], group: str, own: frozenset[str]) -> bool:
         passing = False
         for k in range(i, max(-1, i - PASSING_BACK - 1), -1):
             if not passing and k < i - SUBJECT_BACK:
@@ -125,7 +126,7 @@ class Identities:
                 else identity.models_in(sentences[k])
             if not named:
                 continue
-            if own & named and identity.fits(claim_id, sentences[k]):  # its family, and not another
+            if own & named and identity.fits(marks, sentences[k]):  # its family, and not another
                 return True                                           # model of it ("Qwen3-8B", "qwen25-14b")
             if k == i or not any(w.result.group == group for w in accepted[k]):
                 return False

@@ -369,12 +369,31 @@ def _agree(mine: tuple[str, str], named: tuple[str, str]) -> bool:
         not version or not other_version or version.startswith(other_version) or other_version.startswith(version))
 
 
-def fits(claim_id: str, text: str) -> bool:
-    """Whether the models ``text`` names of the families ``claim_id`` names may be the id's own: not when
-    each is another model of the family ("Qwen3-8B" for ".../qwen25-14b-weights-gb", "Llama 3 70B" for
-    "llama3-8b"); a family named without a version or size may be any of its models."""
+def claim_marks(claim_id: str, sources: tuple[str, ...] = ()) -> tuple[tuple[str, str, str], ...]:
+    """The model a claim is about, as ``id_marks`` reads it from its id; where the id names no family but
+    starts with a version ("hundred-messages/v41-40-layers", "v4-flash-about-3-5kb"), that version of the
+    one family of models (no maker or hardware) its sources name ("deepseek-v41-flash-tech-report":
+    ("deepseek", "41", "")); none where they name several, or the id no version (a claim of a generic
+    fact, "fp8-halves", may rest on one model's report)."""
+    marks = id_marks(claim_id)
+    if marks or not sources:
+        return marks
+    lead = _ID_VERSION.match(claim_id.rsplit("/", 1)[-1].lower())
+    if lead is None:
+        return ()
+    families = {m[0] for source in sources for m in id_marks(source)} - HARDWARE - MAKERS
+    return ((families.pop(), lead.group(1), ""),) if len(families) == 1 else ()
+
+
+_ID_VERSION = re.compile(r"v(\d{1,3})(?:-|$)")
+
+
+def fits(marks: tuple[tuple[str, str, str], ...], text: str) -> bool:
+    """Whether the models ``text`` names of the families in ``marks`` (``claim_marks``) may be the claim's
+    own: not when each is another model of the family ("Qwen3-8B" for ".../qwen25-14b-weights-gb",
+    "Llama 3 70B" for "llama3-8b"); a family named without a version or size may be any of its models."""
     mentions = mentions_in(text)
-    for family, version, size in id_marks(claim_id):
+    for family, version, size in marks:
         named = [(v, s) for f, v, s in mentions if f == family]
         if named and not any(_agree((version, size), other) for other in named):
             return False
