@@ -579,3 +579,22 @@ def test_the_model_a_claim_is_about():
     assert identity.claim_marks("h/v41-x", ("deepseek-v41-report", "qwen25-14b-config")) == ()  # two families
     assert identity.claim_marks("h/v41-x", ("nvidia-h100-datasheet",)) == ()                  # hardware
     assert identity.claim_marks("k/qwen25-14b-layers", ("anything",)) == (("qwen", "25", "14"),)
+
+
+@pytest.mark.parametrize("draft", [
+    f"**This week: Qwen.** {QWEN} The weights are 29.5 GB.\n", f"__This week: Qwen.__ {QWEN} The weights are 29.5 GB.\n",
+])
+def test_a_bold_run_in_label_ends_its_sentence(tmp_ledger, draft):
+    """A reviewer's honest drafts: "**Kimi K3.** A 2.8-trillion-parameter open model." was read as one
+    sentence with the label, so no figure after a bold run-in label found its claim."""
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(draft, report, markdown=True), "29.5 GB").status == "backed"
+
+
+def test_a_straight_apostrophe_reads_as_a_curly_one(tmp_ledger):
+    """A reviewer: "V4-Flash's backbone ..." was refused where the record has "V4-Flash’s"."""
+    tmp_ledger.claim("g/size", "said: \"In BF16, Corvid-22B’s weights take 44 GB.\"\nfigure: 44 GB\nlabel: estimate\n"
+                               "inputs:\n  v: 44 GB\nassumptions:\n  v: y\ncompute:\n  r: v\n")
+    report = tmp_ledger.verify()
+    assert not report.problems, report.problems
+    assert _figure(check_text("In BF16, Corvid-22B's weights take 44 GB.\n", report, markdown=True), "44 GB").status == "backed"

@@ -146,7 +146,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         elif (lowered := word.lower()) not in _DROP:
             if _telling(word, lowered, first=not tokens) and not (lowered == "per" and _PER_SOURCE.match(text, match.end())):
                 telling.append(len(tokens))
-            tokens.append(lowered)
+            tokens.append(lowered.replace("’", "'"))  # "V4-Flash’s" is "V4-Flash's"
     return Shape(tokens=tuple(tokens), places=tuple(places),
                  words=sum(1 for t in tokens if t != "#"), key="\x00".join(tokens), telling=frozenset(telling))
 
