@@ -598,3 +598,15 @@ def test_a_straight_apostrophe_reads_as_a_curly_one(tmp_ledger):
     report = tmp_ledger.verify()
     assert not report.problems, report.problems
     assert _figure(check_text("In BF16, Corvid-22B's weights take 44 GB.\n", report, markdown=True), "44 GB").status == "backed"
+
+
+@pytest.mark.parametrize("between, status", [
+    ("AMD's MI300X is a different card with much more memory.", "unbacked"),   # the reviewer's draft
+    ("An A100 has less.", "unbacked"),
+    ("It is the card most labs rent.", "backed"),                              # names no device
+])
+def test_a_claim_of_a_device_is_about_the_device_named_before_it(repo_report, between, status):
+    """A reviewer: "AMD's MI300X is a different card ... We count it as 80 GiB." was backed by the H100's
+    claim: hardware names no model, so a claim whose id names a device was never held to one."""
+    draft = f"An NVIDIA H100 SXM has 80 GB of memory. {between} We count it as 80 GiB.\n"
+    assert _figure(check_text(draft, repo_report, markdown=True), "80 GiB").status == status

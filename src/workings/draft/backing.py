@@ -109,12 +109,26 @@ class Identities:
         back, ``PASSING_BACK`` sentences, and must be found there before another family is. Another model
         of the claim's own family is another model: where the id gives a version or size, the sentence
         must name one that may be it (``identity.fits``: "Qwen3-8B is a much smaller model from the same
-        maker. The weights are 29.5 GB." is not "qwen25-14b-weights-gb"'s). Not asked of a group's own
-        text (``--issue``)."""
-        return [[v for v in views if not (marks := identity.claim_marks(v.result.id, v.result.sources))
+        maker. The weights are 29.5 GB." is not "qwen25-14b-weights-gb"'s). A claim whose id names no
+        family but a device (".../h100-memory") is held to the nearest device named (``_of_device``). Not
+        asked of a group's own text (``--issue``)."""
+        return [[v for v in views if (not (marks := identity.claim_marks(v.result.id, v.result.sources))
                  or self._of_family(sentences, accepted, i, marks, v.result.group,
-                                    identity.kin(frozenset(m[0] for m in marks)))]
+                                    identity.kin(frozenset(m[0] for m in marks))))
+                 and (marks or not (devices := identity.id_devices(v.result.id))
+                      or self._of_device(sentences, i, devices))]
                 for i, views in enumerate(accepted)]
+
+    @staticmethod
+    def _of_device(sentences: tuple[str, ...], i: int, devices: frozenset[str]) -> bool:
+        """Whether the nearest device named in or before the sentence at ``i`` (``SUBJECT_BACK`` back) is
+        one the claim's id names, or none is: "AMD's MI300X is a different card. We count it as 80 GiB."
+        is not ".../h100-memory-counted-gib"'s."""
+        for k in range(i, max(-1, i - SUBJECT_BACK - 1), -1):
+            named = identity.devices_in(sentences[k])
+            if named:
+                return bool(named & devices)
+        return True
 
     def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int,
                    marks: tuple[tuple[str, str, str], ...], group: str, own: frozenset[str]) -> bool:

@@ -388,6 +388,20 @@ def claim_marks(claim_id: str, sources: tuple[str, ...] = ()) -> tuple[tuple[str
 _ID_VERSION = re.compile(r"v(\d{1,3})(?:-|$)")
 
 
+# A device named by its maker's model number: "H100", "A100", "H200", "MI300X", "B200", "L40S", "V100"
+_DEVICE = re.compile(r"(?<![\w.-])((?:h|a|b|l|v|t|p|mi|gb|gh)\d{2,4}[a-z]?)(?![\w-])", re.IGNORECASE)
+
+
+def devices_in(text: str) -> frozenset[str]:
+    """The devices a sentence names (``_DEVICE``), lower-cased: "An NVIDIA H100 SXM has 80 GB." -> h100."""
+    return frozenset(m.group(1).lower() for m in _DEVICE.finditer(text))
+
+
+def id_devices(claim_id: str) -> frozenset[str]:
+    """The devices a claim's id names: h100 of ".../h100-memory-counted-gib"."""
+    return devices_in(claim_id.rsplit("/", 1)[-1].replace("-", " "))
+
+
 def fits(marks: tuple[tuple[str, str, str], ...], text: str) -> bool:
     """Whether the models ``text`` names of the families in ``marks`` (``claim_marks``) may be the claim's
     own: not when each is another model of the family ("Qwen3-8B" for ".../qwen25-14b-weights-gb",
