@@ -610,3 +610,46 @@ def test_a_claim_of_a_device_is_about_the_device_named_before_it(repo_report, be
     claim: hardware names no model, so a claim whose id names a device was never held to one."""
     draft = f"An NVIDIA H100 SXM has 80 GB of memory. {between} We count it as 80 GiB.\n"
     assert _figure(check_text(draft, repo_report, markdown=True), "80 GiB").status == status
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Qwen-14B, the 2023 original, is the one we tested.", "unbacked"),       # the family's first generation
+    ("Qwen-7B-Chat is the one we tested.", "unbacked"),
+    ("Tongyi Qianwen 3 is the newer family.", "unbacked"),                   # Qwen's other name
+    ("Qwen 14B is the one we tested.", "backed"),                            # a size alone, no hyphen: may be it
+    ("Tongyi Qianwen is the family.", "backed"),                             # no version or size
+])
+def test_a_name_with_no_version_or_by_another_name_is_another_model(tmp_ledger, between, status):
+    """A reviewer: "Qwen-14B, the 2023 original" and "Tongyi Qianwen 3" let Qwen2.5-14B's weights back
+    a sentence about another model: a name of family, hyphen and size is the first generation's, and
+    Qianwen is Qwen."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} The weights are 29.5 GB.\n", report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "29.5 GB"] == [status]
+
+
+@pytest.mark.parametrize("draft, figure, status", [
+    ("DeepSeek LLM 7B: a window of 4,096 tokens (max_position_embeddings in its config.json).\n", "4,096 tokens",
+     "unbacked"),                                                            # the reviewer's: 7B, not 67B
+    ("DeepSeek LLM 67B: a window of 4,096 tokens (max_position_embeddings in its config.json).\n", "4,096 tokens",
+     "backed"),
+    ("DeepSeek's V4.1-Flash is the new model. That cheapness rests on a premise: its KV Cache is already fairly "
+     "small, about 3.5KB per token.\n", "about 3.5KB per token", "unbacked"),  # the reviewer's: V4.1, not V4
+    ("DeepSeek's V4-Flash is the model. That cheapness rests on a premise: its KV Cache is already fairly "
+     "small, about 3.5KB per token.\n", "about 3.5KB per token", "backed"),
+])
+def test_a_variant_word_and_a_later_version_name_another_model(repo_report, draft, figure, status):
+    """A reviewer: "DeepSeek LLM 7B" backed by the 67B model's window (a word between family and size hid
+    the size) and "V4.1-Flash" by V4-Flash's 3.5 KB (a version was taken where either began the other:
+    a version named may be less precise than the claim's, "Llama 3" for 3.1, never more)."""
+    assert _figure(check_text(draft, repo_report, markdown=True), figure).status == status
+
+
+@pytest.mark.parametrize("text, marks", [
+    ("Qwen-14B", {("qwen", "1", "14")}), ("DeepSeek LLM 7B", {("deepseek", "", "7")}),
+    ("Tongyi Qianwen 3", {("qwen", "3", "")}), ("DeepSeek's V4.1-Flash", {("deepseek", "41", "")}),
+    ("Qwen 2.5-14B", {("qwen", "25", "14")}), ("Llama-2-7B", {("llama", "2", "7")}),
+])
+def test_more_names_a_sentence_gives(text, marks):
+    from workings.draft import identity
+    assert identity.mentions_in(text) == marks

@@ -184,7 +184,7 @@ _FAMILIES = frozenset({
     "hunyuan", "doubao", "starcoder", "wizardlm", "llava", "pixtral", "codestral", "ministral", "smollm", "pythia",
     "databricks", "mosaicml", "facebook", "tencent", "baidu", "bytedance", "zhipu", "xai", "deepmind",
     "sonnet", "opus", "haiku", "zephyr", "hermes", "solar", "exaone", "arctic", "codegemma", "codeqwen", "flan",
-    "nvidia", "amd", "intel", "google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot", "apple",
+    "qianwen", "nvidia", "amd", "intel", "google", "meta", "openai", "anthropic", "alibaba", "microsoft", "moonshot", "apple",
     "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu"})
 # Hardware and its makers among the families: a sentence naming them names no model (``backing``'s subject)
 HARDWARE = frozenset({"nvidia", "amd", "intel", "blackwell", "hopper", "ampere", "ada", "instinct", "gaudi", "tpu",
@@ -241,6 +241,13 @@ _MAKERS = {"llama": "meta", "codellama": "meta", "opt": "meta", "qwen": "alibaba
 # none) and its size in billions of parameters ("14" of "Qwen2.5-14B"), each read with its dots dropped
 _VERSION = re.compile(r"(?:[vk](\d{1,3}(?:\.\d{1,2})?)|(\d{1,2}(?:\.\d{1,2})?))", re.IGNORECASE)
 _SIZE = re.compile(r"(\d{1,4}(?:\.\d{1,2})?)b", re.IGNORECASE)
+# A family's other name: "Tongyi Qianwen 3" is Qwen3
+_ALIASES = {"qianwen": "qwen"}
+# Words of a model's name between its family and its size: "DeepSeek LLM 7B", "Qwen Chat 7B"
+_VARIANTS = frozenset({"llm", "chat", "coder", "instruct", "base", "math", "vl", "moe", "lite"})
+# A name written as its family, a hyphen and its size, with no version ("Qwen-14B", "DeepSeek-67B",
+# "LLaMA-13B", "Qwen-7B-Chat") is the family's first generation's
+_FIRST = re.compile(r"-\d{1,4}(?:\.\d{1,2})?b(?:-[a-z]{1,12})*", re.IGNORECASE)
 _PARTS = re.compile(r"[-_/'’,]")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # "Qwen2.5‑7B" with a non-breaking hyphen
@@ -250,7 +257,7 @@ def _marks(parts: list[str], within: int = 0) -> tuple[str, str]:
     """(version, size) read from the words after a family's letters, in order, to the first word that is
     neither (a version only before the size): ("2.5", "14b", "instruct") -> ("25", "14"); "" where none.
     The first ``within`` are parts of the name itself, where a word of letters is a variant passed over
-    ("Qwen2.5-Coder-7B": 2.5, 7B)."""
+    ("Qwen2.5-Coder-7B": 2.5, 7B), as is a variant word after it before a version ("DeepSeek LLM 7B": 7B)."""
     version = size = ""
     for index, part in enumerate(parts):
         if not part:
@@ -258,7 +265,7 @@ def _marks(parts: list[str], within: int = 0) -> tuple[str, str]:
         if (m := _SIZE.fullmatch(part)) is not None:
             size = m.group(1).replace(".", "")
             break
-        if index < within and part.isalpha():
+        if (index < within and part.isalpha()) or (not version and part.lower() in _VARIANTS):
             continue
         if version or (m := _VERSION.fullmatch(part)) is None:
             break
@@ -278,6 +285,7 @@ def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
         lead = _LEADING.match(word.lower())
         if lead is None or (family := lead.group()) not in _FAMILIES:
             continue
+        family = _ALIASES.get(family, family)
         if word.lower().endswith((".cpp", "-cpp")):
             continue  # a tool named after a model ("Llama.cpp") names none
         if any(c.isdigit() for c in word) or (word[:1].isupper() and (
@@ -293,8 +301,11 @@ def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
             for before, after in zip(tokens[index:index + 3], tokens[index + 1:index + 4]):
                 if not text[before.end():after.start()].isspace():
                     break  # "Llama 3 70B" is one name; "Qwen: 48 layers" and "| Qwen | 48 |" are not
-                parts.append(after.group())
-            found.add((family,) + _marks(parts, within))
+                parts.extend(_PARTS.split(after.group()))  # "DeepSeek's V4.1-Flash": 4.1
+            version, size = _marks(parts, within)
+            if not version and size and _FIRST.fullmatch(rest) is not None:
+                version = "1"  # "Qwen-14B", the 2023 original, is not Qwen2.5-14B
+            found.add((family, version, size))
     return frozenset(found)
 
 
@@ -363,10 +374,11 @@ def id_marks(claim_id: str) -> tuple[tuple[str, str, str], ...]:
 
 def _agree(mine: tuple[str, str], named: tuple[str, str]) -> bool:
     """Whether a model named as ``named`` (version, size) could be the one marked ``mine``: sizes equal and
-    one version the start of the other ("3" and "3.1"), each where both say it."""
+    the version named the start of the claim's ("Llama 3" may be Llama 3.1; "V4.1-Flash" is not V4-Flash),
+    each where both say it."""
     (version, size), (other_version, other_size) = mine, named
     return (not size or not other_size or size == other_size) and (
-        not version or not other_version or version.startswith(other_version) or other_version.startswith(version))
+        not version or not other_version or version.startswith(other_version))
 
 
 def claim_marks(claim_id: str, sources: tuple[str, ...] = ()) -> tuple[tuple[str, str, str], ...]:
