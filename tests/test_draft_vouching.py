@@ -653,3 +653,15 @@ def test_a_variant_word_and_a_later_version_name_another_model(repo_report, draf
 def test_more_names_a_sentence_gives(text, marks):
     from workings.draft import identity
     assert identity.mentions_in(text) == marks
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ('The vLLM paper uses the same sum for OPT-13B and gets "800 KB" of weights per token.', "unbacked"),  # reviewer
+    ("The vLLM paper uses the same sum for OPT-13B and gets 800 KB of weights per token.", "unbacked"),
+    ('The vLLM paper uses the same sum for OPT-13B and gets "800 KB" per token.', "backed"),              # its own
+])
+def test_what_a_figure_counts_may_not_be_added_to_a_claims_sentence(repo_report, sentence, status):
+    """A reviewer: "gets "800 KB" of weights per token" was backed by the claim of "800 KB" per token
+    (of KV cache): the words a figure counts were read as a clause added after the claim's sentence."""
+    assert [f.status for f in check_text(f"{sentence}\n", repo_report, markdown=True).figures
+            if "800" in f.text] == [status]

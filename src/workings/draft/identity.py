@@ -98,6 +98,7 @@ class Shape:
     words: int                     # how many tokens are not a masked figure
     key: str                       # "\x00".join(tokens), for searching
     telling: frozenset[int] = frozenset()  # tokens that name something or turn the sentence: see ``_telling``
+    inside: frozenset[int] = frozenset()   # tokens of the words inside a figure (``_things``): what it counts
 
     def find(self, other: Shape) -> int | None:
         """Offset of ``other`` inside this shape (token index), or None."""
@@ -127,28 +128,36 @@ def _things(figure: str) -> str:
 def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
     """``sentence`` with the figures at ``spans`` (start, end offsets, in order) masked."""
     pieces, last = [], 0
-    for start, end in spans:
+    things = [_things(sentence[start:end]) for start, end in spans]
+    for (start, end), what in zip(spans, things):
         pieces.append(sentence[last:start])
-        pieces.append(f" {_MASK} {_things(sentence[start:end])} ")
+        pieces.append(f" {_MASK} {what} ")
         last = max(last, end)
     pieces.append(sentence[last:])
     text = _LINK.sub("]", "".join(pieces))
     tokens: list[str] = []
     places: list[int] = []
     telling: list[int] = []
+    inside: list[int] = []
+    within = 0  # the words of a figure's "of" still to come after its mask
     for match in re.finditer(rf"{_MASK}|{_TOKEN.pattern}", text):
         word = match.group()
         if word == _MASK:
             places.append(len(tokens))
             tokens.append("#")
-        elif _NUMBERISH.fullmatch(word):
+            within = len(_TOKEN.findall(things[len(places) - 1]))
+            continue
+        if within:
+            inside.append(len(tokens))
+            within -= 1
+        if _NUMBERISH.fullmatch(word):
             tokens.append(word.replace(",", ""))  # a number that is no figure (an operand) must match
         elif (lowered := word.lower()) not in _DROP:
             if _telling(word, lowered, first=not tokens) and not (lowered == "per" and _PER_SOURCE.match(text, match.end())):
                 telling.append(len(tokens))
             tokens.append(lowered.replace("’", "'"))  # "V4-Flash’s" is "V4-Flash's"
-    return Shape(tokens=tuple(tokens), places=tuple(places),
-                 words=sum(1 for t in tokens if t != "#"), key="\x00".join(tokens), telling=frozenset(telling))
+    return Shape(tokens=tuple(tokens), places=tuple(places), words=sum(1 for t in tokens if t != "#"),
+                 key="\x00".join(tokens), telling=frozenset(telling), inside=frozenset(inside))
 
 
 # Words that turn what a sentence says: a negation, a doubt, a condition, a contrast. Beside a claim's
@@ -447,8 +456,9 @@ def shift(draft: Shape, said: Shape) -> int | None:
     if inner.words < MIN_WORDS:
         return None
     offset = outer.find(inner)
-    if offset is None or any(i < offset or i >= offset + len(inner.tokens) for i in outer.telling):
-        return None
+    added = outer.telling | outer.inside if outer is draft else outer.telling
+    if offset is None or any(i < offset or i >= offset + len(inner.tokens) for i in added):
+        return None  # nor may the draft say what a figure counts where the claim does not ("of weights")
     if outer is draft and _conditioned(draft.tokens, offset, offset + len(inner.tokens)):
         return None
     return -offset if outer is draft else offset
