@@ -986,3 +986,34 @@ def test_what_a_code_review_of_the_powers_found(text, expected):
 def test_a_g_glued_to_a_number_is_a_billion_as_k_is_a_thousand(text, expected):
     """Batch K's "0.9 * 24G = 21.6G" and "2G+4G=6G" (GitHub threads on vLLM and PQCache) were not checked."""
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("FP32：每个参数 4 字节。", [("4 字节", 4, "B")]),                          # batch M's Chinese table
+    ("FP16 は 2バイト です。", [("2バイト", 2, "B")]),                          # its Japanese page
+    ("파라미터당 4바이트(32비트)를 씁니다.", [("4바이트", 4, "B"), ("32비트", 32, "bit")]),  # its Korean page
+    ("10億パラメータ", [("10億", 10**9, "")]), ("700억 개", [("700억", 7 * 10**10, "")]),
+    ("Headroom: -4.6 GB on the A100.", [("-4.6 GB", Fraction(-46, 10), "GB")]),   # a shortfall, not 4.6 GB
+    ("| A100 | −4.6 GB |", [("−4.6 GB", Fraction(-46, 10), "GB")]),
+    ("It has 1,008 GB/s of bandwidth.", [("1,008 GB/s", 1008, "GB/s")]),          # a rate, not a size
+    ("The cache is 65.5 KB/token at bf16.", [("65.5 KB/token", Fraction(131, 2), "KB/token")]),
+    ("We get ~150 tok/s on it.", [("~150 tok/s", 150, "token/s")]),
+    ("70-80 GB is the range.", [("70-80 GB", 70, "GB")]),                          # a range's hyphen is no minus
+    ("On 2024-12-03 we saw 4 GB.", [("4 GB", 4, "GB")]), ("- 4 GB is an item.", [("4 GB", 4, "GB")]),
+])
+def test_a_minus_a_rate_and_bytes_or_scales_in_chinese_japanese_and_korean(text, expected):
+    """Batch M: "4 字节", "2バイト", "4바이트" were bare counts (a label of bytes per parameter missed), "10億"
+    was 10, "-4.6 GB" of headroom was read as 4.6 GB, and "1,008 GB/s" and "65.5 KB/token" lost what
+    they are per."""
+    found = [f for f in find_figures(text, markdown=True).figures]
+    assert [(f.text, f.value, f.unit) for f in found] == expected
+
+
+def test_a_rate_is_not_backed_by_the_size_it_is_per_second_of(tmp_ledger):
+    tmp_ledger.claim("g/bw", "said: \"An H100 has 80 GB of memory.\"\nfigure: 80 GB\nlabel: quoted\n"
+                             "inputs:\n  v: 80 GB\nassumptions:\n  v: y\ncompute:\n  r: v\n")
+    report = tmp_ledger.verify()
+    assert not report.problems, report.problems
+    from workings.draft.check import check_text
+    statuses = {f.text: f.status for f in check_text("An H100 has 80 GB/s of memory.\n", report, markdown=True).figures}
+    assert statuses == {"80 GB/s": "unbacked"}

@@ -52,6 +52,9 @@ _DEVICES = re.compile(r"\s++(?:[A-Z]{1,2}\d{2,3}[A-Z]?s|GPUs|cards|accelerators)
 # or a letter-named factor, then the closing "$", on the line ("$0.60 per 1M ... max_tokens" is dollars).
 _MATH = re.compile(r"[^$\n]{0,80}?(?:\\[A-Za-z]|[{}^]|(?<=\d)[A-Za-z](?=\$))[^$\n]{0,80}?\$")
 _PRECISION = re.compile(r"(?i:[\s-]++precision\b)")
+# A minus sign before a number, itself at a line's or a cell's start or after a space or a bracket ("-4.6
+# GB", "| −4.6 GB |", "(-2%)"); not a hyphen inside a word, a range or a date ("Qwen-14B", "70-80", "2024-12")
+_NEGATIVE = re.compile(r"(?:^|(?<=[\s(\[|:=*]))[-\u2212]$")
 
 
 @frozen(kw_only=True)
@@ -256,6 +259,8 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
     currency = start > 0 and text[start - 1] == "$" and not _MATH.match(text, start)
     if currency:
         figure_start -= 1
+    if kind_of_number == "digits" and _NEGATIVE.search(text, max(0, figure_start - 2), figure_start):
+        value, figure_start = -value, figure_start - 1  # "-4.6 GB" of headroom is a shortfall, not 4.6 GB
     left = text[max(0, figure_start - 40):figure_start]
     qualifier = None
     if match := _QUALIFIER.search(left):

@@ -174,16 +174,26 @@ _SYMBOL = re.compile(r"[ \u00a0\u202f\u2009]?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|T
 _GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=(?:\s++|-)(?:tokens?|context)\b))(?![A-Za-z])")
 _GLUED_SCALES = {"K": 10**3, "k": 10**3, "M": 10**6, "m": 10**6, "B": 10**9, "bn": 10**9, "T": 10**12}
 _SCALE_WORD = re.compile(r"(?:\s++|-)(thousand|million|billion|trillion)\b", re.IGNORECASE)
-# Chinese counts in ten-thousands and hundred-millions: "6710 亿" is 671 billion, "12.8万" 128,000.
-_CJK_SCALE = re.compile(r" ?+(万亿|万|亿)")
-_CJK_SCALES = {"万": 10**4, "亿": 10**8, "万亿": 10**12}
+# Chinese counts in ten-thousands and hundred-millions: "6710 亿" is 671 billion, "12.8万" 128,000; the
+# same written in Japanese or traditional Chinese ("10億" is a billion) and in Korean ("700억").
+_CJK_SCALE = re.compile(r" ?+(万亿|万億|萬億|万|萬|亿|億|억)")
+_CJK_SCALES = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "억": 10**8, "万亿": 10**12, "万億": 10**12,
+               "萬億": 10**12}
+# Bytes and bits named in Chinese, Japanese or Korean: "4 字节", "2バイト", "4바이트(32비트)"
+_CJK_UNIT = re.compile(r" ?+(字节|字節|バイト|바이트|比特|ビット|비트)")
+_CJK_UNITS = {"字节": "B", "字節": "B", "バイト": "B", "바이트": "B", "比特": "bit", "ビット": "bit", "비트": "bit"}
+# A rate or a share written with a slash: "1,008 GB/s", "65.5 KB/token", "150 tok/s"
+_SLASH = re.compile(r"/(tokens?|toks?|s|sec|seconds?|param(?:eter)?s?)(?![\w/])", re.IGNORECASE)
+_SLASHED = {"token": "token", "tokens": "token", "tok": "token", "toks": "token", "s": "s", "sec": "s",
+            "second": "s", "seconds": "s", "param": "parameter", "params": "parameter", "parameter": "parameter",
+            "parameters": "parameter"}
 _UNIT_WORD = re.compile(
-    r"(?:\s++|-)(bytes?|bits?|(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)bytes?|tokens?|parameters?"
+    r"(?:\s++|-)(bytes?|bits?|(?:kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)bytes?|tokens?|toks?(?=/)|parameters?"
     r"|params|percent|per\s++cent|minutes?|mins?|hours?|seconds?|days?|dollars?|USD)\b"
     r"|[ \u00a0\u202f\u2009]?+(%)", re.IGNORECASE)
 _WORDS = {"byte": "B", "bit": "bit", "kilobyte": "kB", "megabyte": "MB", "gigabyte": "GB",
           "terabyte": "TB", "petabyte": "PB", "kibibyte": "KiB", "mebibyte": "MiB", "gibibyte": "GiB",
-          "tebibyte": "TiB", "token": "token", "parameter": "parameter", "param": "parameter",
+          "tebibyte": "TiB", "token": "token", "tok": "token", "parameter": "parameter", "param": "parameter",
           "percent": "percent", "per cent": "percent", "%": "percent", "minute": "minute", "min": "minute",
           "hour": "hour", "second": "second", "day": "day", "dollar": "USD", "usd": "USD"}
 # "6.7 times", "3-fold", "5x", "37× short"; a spaced "2 × layers" or "2 x batch_size" is an operator.
@@ -223,6 +233,8 @@ def read_unit(text: str, pos: int, *, glued: bool = True, currency: bool = False
         word = re.sub(r"\s+", " ", (match.group(1) or match.group(2)).lower())
         unit = _WORDS.get(word) or _WORDS.get(word[:-1] if word.endswith("s") else word, "")
         return _with_per(text, match.end(), unit, scale)
+    if match := _CJK_UNIT.match(text, pos):
+        return _with_per(text, match.end(), _CJK_UNITS[match.group(1)], scale)
     if match := _TIMES.match(text, pos):
         end = match.end()
         smaller = _SMALLER.match(text, end)
@@ -246,6 +258,8 @@ def _scale_at(text: str, pos: int, glued: bool) -> tuple[int, bool, int]:
 
 def _with_per(text: str, pos: int, unit: str, scale: int) -> UnitRead:
     per = ""
+    if unit and (match := _SLASH.match(text, pos)):  # "GB/s", "KB/token"
+        return UnitRead(unit, f"/{_SLASHED[match.group(1).lower()]}", "quantity", False, match.end(), scale)
     if unit and (match := _PER.match(text, pos)):
         noun = match.group(2).lower()
         if noun in _PER_UNITS:
