@@ -1017,3 +1017,12 @@ def test_a_rate_is_not_backed_by_the_size_it_is_per_second_of(tmp_ledger):
     from workings.draft.check import check_text
     statuses = {f.text: f.status for f in check_text("An H100 has 80 GB/s of memory.\n", report, markdown=True).figures}
     assert statuses == {"80 GB/s": "unbacked"}
+
+
+def test_a_wrapped_quote_reads_as_one_paragraph_without_its_markers():
+    """A reviewer's honest draft: in "drops to a\\n> quarter" and "198.6\\n> GB" the ">" of the quote's
+    second line stayed in the text, so "a quarter" was no figure and 198.6 lost its unit."""
+    text = ("Intro.\n\n> The official comparison shows that HBM demand drops to a\n"
+            "> quarter and SSD demand to an eighth. One chat needs 198.6\n> GB of cache.\n")
+    found = [(f.line, f.column, f.text) for f in find_figures(text, markdown=True).figures]
+    assert found == [(3, 58, "a quarter"), (4, 29, "an eighth"), (4, 55, "198.6 GB")]

@@ -22,6 +22,7 @@ _MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
 # A Markdown table row: "| a | b |", or a delimiter row without outer pipes ("---|:---:").
 _TABLE_ROW = re.compile(r"\s{0,3}\||\s{0,3}:?-{3,}+:?\s*+\|")
 _FENCE = re.compile(r"\s{0,3}(```|~~~)")
+_QUOTE = re.compile(r"\s{0,3}(?:>[ \t]?)+")  # a quote's markers at a line's start ("> ", "> > ")
 _TERMINAL = re.compile(r"[.!?:;。！？…][\"'”’)\]*_]*+\s*+$")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -37,13 +38,15 @@ class Paragraph:
     heading: bool = False
     code: bool = False
     table: bool = False             # a Markdown table: every row is a sentence of its own
+    cuts: tuple[int, ...] = ()      # characters left out at each line's start (a quote's ">"), if any
 
     def line_of(self, offset: int) -> int:
         return self.first_line + bisect.bisect_right(self.starts, offset) - 1
 
     def column_of(self, offset: int) -> int:
         """1-based column of ``offset`` on its own line."""
-        return offset - self.starts[bisect.bisect_right(self.starts, offset) - 1] + 1
+        at = bisect.bisect_right(self.starts, offset) - 1
+        return offset - self.starts[at] + 1 + (self.cuts[at] if self.cuts else 0)
 
 
 @frozen(kw_only=True)
@@ -124,13 +127,19 @@ def _continues(previous: str, line: str, *, markdown: bool) -> bool:
 
 
 def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: bool = False) -> Paragraph:
-    starts, parts, offset = [], [], 0
+    """The block's lines joined with one space; a quote's markers (">" at each line's start) are left out
+    of the text, so that "198.6\n> GB" reads as "198.6 GB", and counted back into each column."""
+    starts, parts, cuts, offset = [], [], [], 0
+    quoted = not code and all(_QUOTE.match(line) for _, line in block)
     for _, line in block:
+        cut = _QUOTE.match(line).end() if quoted else 0  # type: ignore[union-attr]
+        line = line[cut:]
         starts.append(offset)
         parts.append(line)
+        cuts.append(cut)
         offset += len(line) + 1
     return Paragraph(text=" ".join(parts), first_line=block[0][0], starts=tuple(starts),
-                     heading=heading, code=code, table=table)
+                     heading=heading, code=code, table=table, cuts=tuple(cuts) if any(cuts) else ())
 
 
 def _looks_like_heading(block: list[tuple[int, str]]) -> bool:
