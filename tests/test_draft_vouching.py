@@ -665,3 +665,36 @@ def test_what_a_figure_counts_may_not_be_added_to_a_claims_sentence(repo_report,
     (of KV cache): the words a figure counts were read as a clause added after the claim's sentence."""
     assert [f.status for f in check_text(f"{sentence}\n", repo_report, markdown=True).figures
             if "800" in f.text] == [status]
+
+
+@pytest.mark.parametrize("before, status", [
+    ("Now suppose Qwen had kept one KV head per query head, 40 of them.", "unbacked"),   # a reviewer's draft
+    ("Or imagine a 4-bit build of the same model.", "unbacked"),
+    ("What if the window were only 131,072 tokens?", "unbacked"),
+    ("Its config.json gives 48 layers and 8 KV heads.", "backed"),                        # no supposition
+])
+def test_what_follows_a_supposition_in_its_paragraph_is_said_of_the_supposed_model(tmp_ledger, before, status):
+    """A reviewer: "Now suppose Qwen had kept one KV head per query head. At the full window, one chat
+    needs 198.6 GB ..." was backed, though under that supposition the cache would be 993 GB."""
+    report = _families_ledger(tmp_ledger)
+    sentence = "At the full window, one chat needs 198.6 GB of cache."
+    check = check_text(f"{QWEN}\n\nThe weights are 29.5 GB. {before} {sentence}\n\n{QWEN} {sentence}\n",
+                       report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "198.6 GB"] == [status, "backed"]
+    assert _figure(check, "29.5 GB").status == "backed"   # said before the supposition
+
+
+@pytest.mark.parametrize("mark, status", [
+    ("Llama-3.1-70B, on the other hand, is not.[^2]", "unbacked"),   # a reviewer's draft: another model's note
+    ("Qwen2.5-14B-Instruct-1M is not.[^2]", "backed"),
+])
+def test_a_footnote_is_about_what_its_marks_sentence_is_about(tmp_ledger, mark, status):
+    """A reviewer: "[^2]: The weights are 29.5 GB." printed after a Qwen paragraph was backed by Qwen's
+    claim, though its mark stood after "Llama-3.1-70B, on the other hand, is not."; and "[^2]" was read
+    as the figure 2."""
+    report = _families_ledger(tmp_ledger)
+    draft = (f"Mistral-Small-24B is lighter than you might think. {mark}\n\n{QWEN} Its window is long.\n\n"
+             "[^2]: The weights are 29.5 GB.\n")
+    check = check_text(draft, report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "29.5 GB"] == [status]
+    assert not [f for f in check.figures if f.text == "2"]

@@ -18,6 +18,7 @@ marker that would tie them.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from .. import units
@@ -29,6 +30,50 @@ ALIGN = 0.5   # share of a claim's words a sentence must hold before its identit
 REACH = 2     # sentences either side where a named sentence anchors one that names nothing
 SUBJECT_BACK = 4  # sentences back where a sentence naming no family finds the family it is about
 PASSING_BACK = 12  # and, past a passing mention of another model in a claim of its group, how far back
+
+
+def _supposed(found: Found) -> frozenset[int]:
+    """The sentences that follow, in their paragraph, one opening a supposition ("Now suppose Qwen had
+    kept one KV head per query head. At the full window, one chat needs 198.6 GB ...", "What if the
+    window were only 131,072 tokens? The cache is ..."): what they say is said of the supposed model,
+    so they are no claim's, nor anchor one."""
+    opened = -1  # the paragraph in which a supposition was opened
+    out = set()
+    for i, sentence in enumerate(found.sentences):
+        paragraph = found.paragraphs[i] if i < len(found.paragraphs) else -2
+        if paragraph == opened:
+            out.add(i)
+        elif identity.supposes(sentence):
+            opened = paragraph
+    return frozenset(out)
+
+
+_NOTE = re.compile(r"\s*+\[\^([^\]\s]{1,40}+)\]:")  # a footnote's text starts with its mark and ":"
+_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)")    # its mark where the text refers to it
+
+
+def _footnotes(found: Found) -> dict[int, int]:
+    """Each sentence of a Markdown footnote ("[^2]: Its config.json gives 48 layers ...", and those after
+    it in its paragraph) -> the sentence holding its mark ("Llama-3.1-70B, on the other hand, is
+    not.[^2]"): a footnote is about what its mark's sentence is about, wherever the draft prints it."""
+    sentences = found.sentences
+    marks: dict[str, int] = {}
+    for i, sentence in enumerate(sentences):
+        if "[^" in sentence:
+            note = _NOTE.match(sentence)
+            for label in _MARK.findall(sentence, note.end() if note else 0):
+                marks.setdefault(label, i)
+    out: dict[int, int] = {}
+    label, paragraph = None, None
+    for i, sentence in enumerate(sentences):
+        here = found.paragraphs[i] if i < len(found.paragraphs) else None
+        if (note := _NOTE.match(sentence)) is not None:
+            label, paragraph = note.group(1), here
+        elif here != paragraph:
+            label = None
+        if label is not None and marks.get(label, i) != i:
+            out[i] = marks[label]
+    return out
 
 
 class Identities:
@@ -43,7 +88,8 @@ class Identities:
         self._offsets: dict[str, dict[int, int]] = {}
         self._shifts: dict[tuple, int | None] = {}
         self._spans = _spans(found)
-        self.accepted = self._accept(found.sentences)
+        self._notes = _footnotes(found)
+        self.accepted = self._accept(found.sentences, _supposed(found))
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence, figure.offset) for figure in found.figures]  # each figure's sentence index
 
@@ -78,8 +124,9 @@ class Identities:
             return True
         return identity.distinctive(sentence, self._spans.get(sentence, []))
 
-    def _accept(self, sentences: tuple[str, ...]) -> list[list[match.ClaimView]]:
-        pairs = [self.same(s) for s in sentences]
+    def _accept(self, sentences: tuple[str, ...], supposed: frozenset[int] = frozenset()) \
+            -> list[list[match.ClaimView]]:
+        pairs = [[] if i in supposed else self.same(s) for i, s in enumerate(sentences)]
         # A sentence that names something is its claim's; so is any sentence of the draft's own
         # issue (--issue says the draft is that text).
         accepted = [[v for v in p if self._names(s, v) or v.result.group == self.issue]
@@ -119,12 +166,17 @@ class Identities:
                       or self._of_device(sentences, i, devices))]
                 for i, views in enumerate(accepted)]
 
-    @staticmethod
-    def _of_device(sentences: tuple[str, ...], i: int, devices: frozenset[str]) -> bool:
+    def _back(self, i: int, reach: int) -> list[int]:
+        """The sentence at ``i``, then those before it, ``reach`` of them, nearest first: before a
+        footnote's sentence, its mark's sentence and those before that (``_footnotes``)."""
+        start = self._notes.get(i, i - 1)
+        return [i, *range(start, max(-1, start - reach), -1)]
+
+    def _of_device(self, sentences: tuple[str, ...], i: int, devices: frozenset[str]) -> bool:
         """Whether the nearest device named in or before the sentence at ``i`` (``SUBJECT_BACK`` back) is
         one the claim's id names, or none is: "AMD's MI300X is a different card. We count it as 80 GiB."
         is not ".../h100-memory-counted-gib"'s."""
-        for k in range(i, max(-1, i - SUBJECT_BACK - 1), -1):
+        for k in self._back(i, SUBJECT_BACK):
             named = identity.devices_in(sentences[k])
             if named:
                 return bool(named & devices)
@@ -133,16 +185,16 @@ class Identities:
     def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int,
                    marks: tuple[tuple[str, str, str], ...], group: str, own: frozenset[str]) -> bool:
         passing = False
-        for k in range(i, max(-1, i - PASSING_BACK - 1), -1):
-            if not passing and k < i - SUBJECT_BACK:
+        for step, k in enumerate(self._back(i, PASSING_BACK)):
+            if not passing and step > SUBJECT_BACK:
                 return True  # no model named near: the sentence is as it was read
-            named = (identity.families_in(sentences[k]) - identity.HARDWARE - identity.MAKERS) if k == i \
+            named = (identity.families_in(sentences[k]) - identity.HARDWARE - identity.MAKERS) if step == 0 \
                 else identity.models_in(sentences[k])
             if not named:
                 continue
             if own & named and identity.fits(marks, sentences[k]):  # its family, and not another
                 return True                                           # model of it ("Qwen3-8B", "qwen25-14b")
-            if k == i or not any(w.result.group == group for w in accepted[k]):
+            if step == 0 or not any(w.result.group == group for w in accepted[k]):
                 return False
             passing = True
         return not passing

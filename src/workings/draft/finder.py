@@ -110,6 +110,7 @@ class Found:
     equations: tuple[PrintedEquation, ...]
     set_aside: tuple[SetAside, ...]
     sentences: tuple[str, ...] = ()  # every sentence of the draft, in order
+    paragraphs: tuple[int, ...] = ()  # for each of those, the index of its paragraph
 
 
 def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None = None) -> Found:
@@ -117,12 +118,15 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
     printed: list[PrintedEquation] = []
     skipped: list[SetAside] = []
     every: list[str] = []
-    for paragraph in paragraphs(text, markdown=markdown, front_matter=front_matter):
+    where: list[int] = []
+    for number, paragraph in enumerate(paragraphs(text, markdown=markdown, front_matter=front_matter)):
         if not paragraph.code:
-            every.extend(s.text for s in sentences(paragraph))
+            split = [s.text for s in sentences(paragraph)]
+            every.extend(split)
+            where.extend([number] * len(split))
         _scan(paragraph, figures, printed, skipped)
     return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped),
-                 sentences=tuple(every))
+                 sentences=tuple(every), paragraphs=tuple(where))
 
 
 def spans_in(text: str, figures) -> list[tuple[int, int]]:

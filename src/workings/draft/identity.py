@@ -35,6 +35,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:[.,\-'’/][^\W_]+)*")
 _NUMBERISH = re.compile(r"[\d.,]+")
 # Markdown link target: "[text](url)" keeps "text"; no "(" or "]" inside, so "](](](" is read in one pass
 _LINK = re.compile(r"\]\([^()\]\s]{0,2000}+\)")
+_FOOTNOTE = re.compile(r"\[\^[^\]\s]{1,40}+\]:?")  # a footnote's mark ("[^2]") or its text's start ("[^2]:")
 _DROP = frozenset({"a", "an", "the"})
 _CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
 
@@ -134,7 +135,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         pieces.append(f" {_MASK} {what} ")
         last = max(last, end)
     pieces.append(sentence[last:])
-    text = _LINK.sub("]", "".join(pieces))
+    text = _FOOTNOTE.sub(" ", _LINK.sub("]", "".join(pieces)))
     tokens: list[str] = []
     places: list[int] = []
     telling: list[int] = []
@@ -471,6 +472,16 @@ _CONDITION = frozenset({"at", "with", "for", "in", "on", "under", "using", "over
 _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                            "twelve", "twenty", "fifty", "hundred", "thousand", "million", "billion", "trillion",
                            "dozen", "hundreds", "thousands", "millions", "billions", "dozens", "several", "many"})
+
+
+# A sentence opening a supposition: what follows it in its paragraph is said of the supposed thing
+_SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if)\b", re.IGNORECASE)
+
+
+def supposes(sentence: str) -> bool:
+    """Whether ``sentence`` opens a supposition (``_SUPPOSE``): "Now suppose Qwen had kept ...", "Or
+    imagine a 4-bit build of the same model.", "What if the window were only 131,072 tokens?"."""
+    return _SUPPOSE.search(sentence) is not None
 
 
 def _conditioned(tokens: tuple[str, ...], start: int, end: int) -> bool:

@@ -78,6 +78,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
                              r"(?:\.\d++)*+(?:\s*+[–-]\s*+\d++)?+\b")),
     # Citation markers ("[2]", "[12, 13]", "[3–5]") and arXiv identifiers ("arXiv:2305.13245", "2401.18079v2").
     ("reference", re.compile(r"\[\d{1,3}+(?:\s*+[,–-]\s*+\d{1,3}+){0,20}+\](?!\()")),
+    ("reference", re.compile(r"\[\^[^\]\s]{1,40}+\]")),  # a Markdown footnote's mark: "[^2]", "[^2]:"
     ("reference", re.compile(r"(?i:\barxiv:\s*+)?(?<![\w.,])\d{4}\.\d{4,5}+(?:v\d++)?+\b")),
     ("hardware-name", re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|TPU)\s++v?\d++\b")),
     ("hardware-name", re.compile(rf"{CARD_BEFORE}(?P<span>{CARD})\b{CARD_NOT_BEFORE}"
