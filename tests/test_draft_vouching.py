@@ -698,3 +698,26 @@ def test_a_footnote_is_about_what_its_marks_sentence_is_about(tmp_ledger, mark, 
     check = check_text(draft, report, markdown=True)
     assert [f.status for f in check.figures if f.text == "29.5 GB"] == [status]
     assert not [f for f in check.figures if f.text == "2"]
+
+
+QWEN_REPO = "Qwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 tokens."
+_ROW = "| The head size is 5,120 ÷ 40 heads = 128. | True |\n"
+_DISOWNED = "# Five things people get wrong about Qwen's cache\n\nQwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 tokens. Its config.json gives\n48 layers and 8 KV heads. We checked every line below against that config.\n\n**Myth:** FP8 halves the cache. An NVIDIA H100 SXM has 80 GB of memory.\n\n**Wrong:** The cache is about 6.7 times the size of the model. The weights take 27.5 GiB.\n\nThe weights are 29.5 GB. The next line circulated on social media last week, and it is false.\nThat leaves room for about 286,000 tokens of BF16 cache.\n\n| Claim we keep seeing | Verdict |\n|---|---|\n"  # a reviewer's draft, to its table
+
+
+@pytest.mark.parametrize("draft, status", [
+    (_DISOWNED + "| At the full window, one chat needs 198.6 GB of cache (184.9 GiB). | False |\n"
+     + _ROW, "unbacked"),
+    (_DISOWNED + "| At the full window, one chat needs 198.6 GB of cache (184.9 GiB). | True |\n"
+     + _ROW, "backed"),
+    (_DISOWNED + "| At the full window, one chat needs 198.6 GB of cache (184.9 GiB). | ❌ |\n"
+     + _ROW, "unbacked"),
+    (f"{QWEN_REPO} ❌ At the full window, one chat needs 198.6 GB of cache (184.9 GiB).\n", "unbacked"),
+    (f"{QWEN_REPO} ✅ At the full window, one chat needs 198.6 GB of cache (184.9 GiB).\n", "backed"),
+    (f"{QWEN_REPO} At the full window, one chat needs 198.6 GB of cache (184.9 GiB)?\n", "unbacked"),  # asked
+])
+def test_a_verdict_cell_a_cross_and_a_question_disown_a_claims_sentence(repo_report, draft, status):
+    """A reviewer: a table row "| <claim's sentence> | False |", "❌ That is 192 KiB." and "The cache is about
+    6.7 times the size of the model?" were backed."""
+    assert _figure(check_text(draft, repo_report, markdown=True), "198.6 GB").status == status
+

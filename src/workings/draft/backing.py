@@ -48,6 +48,25 @@ def _supposed(found: Found) -> frozenset[int]:
     return frozenset(out)
 
 
+# A table cell that says the rest of its row is false: "| ... 198.6 GB of cache. | False |"
+_VERDICT = re.compile(r"[|\s*_]*+(?i:false|wrong|myth|untrue|incorrect|not\s++true|debunked|refuted|retracted"
+                      r"|[❌✗✘✖⛔🚫])[|\s*_.!]*+")
+
+
+def _disowned(found: Found) -> frozenset[int]:
+    """The sentences of a table row that has a cell saying the row is false (``_VERDICT``): "| At the full
+    window, one chat needs 198.6 GB of cache. | False |" is a claim the draft disowns."""
+    rows: dict[int, list[int]] = defaultdict(list)
+    for i, row in enumerate(found.rows):
+        if row >= 0:
+            rows[row].append(i)
+    out: set[int] = set()
+    for members in rows.values():
+        if len(members) > 1 and any(_VERDICT.fullmatch(found.sentences[i]) for i in members):
+            out.update(members)
+    return frozenset(out)
+
+
 _NOTE = re.compile(r"\s*+\[\^([^\]\s]{1,40}+)\]:")  # a footnote's text starts with its mark and ":"
 _MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)")    # its mark where the text refers to it
 
@@ -89,7 +108,7 @@ class Identities:
         self._shifts: dict[tuple, int | None] = {}
         self._spans = _spans(found)
         self._notes = _footnotes(found)
-        self.accepted = self._accept(found.sentences, _supposed(found))
+        self.accepted = self._accept(found.sentences, _supposed(found) | _disowned(found))
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence, figure.offset) for figure in found.figures]  # each figure's sentence index
 

@@ -111,6 +111,7 @@ class Found:
     set_aside: tuple[SetAside, ...]
     sentences: tuple[str, ...] = ()  # every sentence of the draft, in order
     paragraphs: tuple[int, ...] = ()  # for each of those, the index of its paragraph
+    rows: tuple[int, ...] = ()  # for each of those, the table row it stands in (-1: none)
 
 
 def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None = None) -> Found:
@@ -119,14 +120,17 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
     skipped: list[SetAside] = []
     every: list[str] = []
     where: list[int] = []
+    rows: list[int] = []
     for number, paragraph in enumerate(paragraphs(text, markdown=markdown, front_matter=front_matter)):
         if not paragraph.code:
-            split = [s.text for s in sentences(paragraph)]
-            every.extend(split)
+            split = sentences(paragraph)
+            every.extend(s.text for s in split)
             where.extend([number] * len(split))
+            rows.extend(paragraph.first_line + bisect.bisect_right(paragraph.starts, s.start) - 1 if paragraph.table
+                        else -1 for s in split)
         _scan(paragraph, figures, printed, skipped)
     return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped),
-                 sentences=tuple(every), paragraphs=tuple(where))
+                 sentences=tuple(every), paragraphs=tuple(where), rows=tuple(rows))
 
 
 def spans_in(text: str, figures) -> list[tuple[int, int]]:

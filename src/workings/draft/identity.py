@@ -35,6 +35,9 @@ _TOKEN = re.compile(r"[^\W_]+(?:[.,\-'’/][^\W_]+)*")
 _NUMBERISH = re.compile(r"[\d.,]+")
 # Markdown link target: "[text](url)" keeps "text"; no "(" or "]" inside, so "](](](" is read in one pass
 _LINK = re.compile(r"\]\([^()\]\s]{0,2000}+\)")
+# A cross marking a line false reads as "false" ("❌ That is 192 KiB."); a sentence ending in "?" asks
+_CROSSES = str.maketrans({c: " false " for c in "❌✗✘✖⛔🚫"})
+_QUESTION = re.compile(r"[?？][\"'”’)\]*_\s]*$")
 _FOOTNOTE = re.compile(r"\[\^[^\]\s]{1,40}+\]:?")  # a footnote's mark ("[^2]") or its text's start ("[^2]:")
 _DROP = frozenset({"a", "an", "the"})
 _CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
@@ -135,7 +138,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         pieces.append(f" {_MASK} {what} ")
         last = max(last, end)
     pieces.append(sentence[last:])
-    text = _FOOTNOTE.sub(" ", _LINK.sub("]", "".join(pieces)))
+    text = _FOOTNOTE.sub(" ", _LINK.sub("]", "".join(pieces))).translate(_CROSSES)
     tokens: list[str] = []
     places: list[int] = []
     telling: list[int] = []
@@ -157,6 +160,9 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
             if _telling(word, lowered, first=not tokens) and not (lowered == "per" and _PER_SOURCE.match(text, match.end())):
                 telling.append(len(tokens))
             tokens.append(lowered.replace("’", "'"))  # "V4-Flash’s" is "V4-Flash's"
+    if _QUESTION.search(text):  # asked, not said: "The cache is about 6.7 times the size of the model?"
+        telling.append(len(tokens))
+        tokens.append("?")
     return Shape(tokens=tuple(tokens), places=tuple(places), words=sum(1 for t in tokens if t != "#"),
                  key="\x00".join(tokens), telling=frozenset(telling), inside=frozenset(inside))
 
