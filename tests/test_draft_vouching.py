@@ -721,3 +721,26 @@ def test_a_verdict_cell_a_cross_and_a_question_disown_a_claims_sentence(repo_rep
     6.7 times the size of the model?" were backed."""
     assert _figure(check_text(draft, repo_report, markdown=True), "198.6 GB").status == status
 
+
+
+# A reviewer's drafts: a table captioned with another model, and a list naming one six items back
+_CAPTIONED = '# Cache sizes side by side\n\nQwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 tokens. Its config.json gives\n48 layers and 8 KV heads. The weights are 29.5 GB.\n\nAt the full window, one chat needs 198.6 GB of cache (184.9 GiB). Here is the same for a smaller sibling.\n\n**Table 5: Gemma-2-9B-it**\n\n| Step | Working |\n|---|---|\n| Read the config | Its config.json gives 48 layers and 8 KV heads. |\n| Head size | The head size is 5,120 ÷ 40 heads = 128. |\n| Multiply | 2 × 48 × 8 × 128 × 2 = 196,608 bytes per token. |\n| In KiB | That is 192 KiB. |\n| Full window | At the full window, one chat needs 198.6 GB of cache (184.9 GiB). |\n| Ratio | The cache is about 6.7 times the size of the model. |\n'
+_LISTED = "# Reader notes on three more models\n\nQwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 tokens. Its config.json gives\n48 layers and 8 KV heads. The weights are 29.5 GB.\n\n- Mistral-Small-24B-Instruct\n  - FP8 halves the cache.\n  - Its config.json gives 48 layers and 8 KV heads.\n  - The weights are 29.5 GB.\n  - The cache is about 6.7 times the size of the model.\n\nNVIDIA H200 SXM: 141 GB of memory, counted as 141 × 10^9 bytes. Now the second reader's list, one line per step:\n\n1. Gemma-2-27B-it is the model.\n2. We read its files.\n3. An NVIDIA H100 SXM has 80 GB of memory.\n4. We count it as 80 GiB.\n5. Nothing else runs on the card.\n6. The weights take 27.5 GiB.\n7. That leaves room for about 286,000 tokens of BF16 cache.\n"
+_HEADED = _CAPTIONED.replace("**Table 5: Gemma-2-9B-it**\n\n| Step | Working |", "| Step | Gemma-2-9B-it |")
+
+
+@pytest.mark.parametrize("draft, figure, status", [
+    (_CAPTIONED, "196,608 bytes per token", "unbacked"),
+    (_CAPTIONED.replace("Gemma-2-9B-it", "Qwen2.5-14B-Instruct-1M"), "196,608 bytes per token", "backed"),
+    (_HEADED, "196,608 bytes per token", "unbacked"),
+    (_HEADED.replace("Gemma-2-9B-it", "Qwen2.5-14B-Instruct-1M"), "196,608 bytes per token", "backed"),
+    (_LISTED, "about 286,000 tokens", "unbacked"),
+    (_LISTED.replace("Gemma-2-27B-it", "Qwen2.5-14B-Instruct-1M"), "about 286,000 tokens", "backed"),
+])
+def test_a_tables_header_or_caption_and_a_model_six_sentences_back_name_the_subject(repo_report, draft, figure,
+                                                                                   status):
+    """A reviewer: a row's claim sentence in a table captioned with Gemma was Qwen's, the caption lying
+    more than four sentences back (each row is one), and so was a figure six list items after
+    "Gemma-2-27B-it is the model."; a row's subject is now its own cells, its header, then what stands
+    before its table, and a model is looked for six sentences back."""
+    assert [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == figure][-1] == status

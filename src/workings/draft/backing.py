@@ -28,7 +28,7 @@ from .finder import Figure, Found
 
 ALIGN = 0.5   # share of a claim's words a sentence must hold before its identity is tested
 REACH = 2     # sentences either side where a named sentence anchors one that names nothing
-SUBJECT_BACK = 4  # sentences back where a sentence naming no family finds the family it is about
+SUBJECT_BACK = 6  # sentences back where a sentence naming no family finds the family it is about
 PASSING_BACK = 12  # and, past a passing mention of another model in a claim of its group, how far back
 
 
@@ -108,6 +108,7 @@ class Identities:
         self._shifts: dict[tuple, int | None] = {}
         self._spans = _spans(found)
         self._notes = _footnotes(found)
+        self._rows, self._paragraphs = found.rows, found.paragraphs
         self.accepted = self._accept(found.sentences, _supposed(found) | _disowned(found))
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence, figure.offset) for figure in found.figures]  # each figure's sentence index
@@ -187,8 +188,16 @@ class Identities:
 
     def _back(self, i: int, reach: int) -> list[int]:
         """The sentence at ``i``, then those before it, ``reach`` of them, nearest first: before a
-        footnote's sentence, its mark's sentence and those before that (``_footnotes``)."""
+        footnote's sentence, its mark's sentence and those before that (``_footnotes``); before a table
+        row's, its table's header row and what stands before the table (a row's subject is named in its
+        own cells, its header or the table's caption, not in the rows above it)."""
         start = self._notes.get(i, i - 1)
+        if i not in self._notes and i < len(self._rows) and self._rows[i] >= 0:
+            first = i
+            while first > 0 and self._rows[first - 1] >= 0 and self._paragraphs[first - 1] == self._paragraphs[i]:
+                first -= 1
+            header = [k for k in range(i - 1, first - 1, -1) if self._rows[k] == self._rows[first]]
+            return [i, *header, *range(first - 1, max(-1, first - 1 - reach), -1)][:reach + 1]
         return [i, *range(start, max(-1, start - reach), -1)]
 
     def _of_device(self, sentences: tuple[str, ...], i: int, devices: frozenset[str]) -> bool:
