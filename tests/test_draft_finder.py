@@ -1026,3 +1026,24 @@ def test_a_wrapped_quote_reads_as_one_paragraph_without_its_markers():
             "> quarter and SSD demand to an eighth. One chat needs 198.6\n> GB of cache.\n")
     found = [(f.line, f.column, f.text) for f in find_figures(text, markdown=True).figures]
     assert found == [(3, 58, "a quarter"), (4, 29, "an eighth"), (4, 55, "198.6 GB")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("typically 50-100M tokens/day for big models", [("50-100M tokens", 50 * 10**6, 100 * 10**6)]),  # batch N
+    ("a 128-256K context", [("128-256K", 128_000, 256_000)]),
+])
+def test_a_ranges_glued_scale_scales_both_ends(text, expected):
+    """Batch N's "50-100M tokens/day" was read as 50 to 100: the scale after a range's second number was
+    not read."""
+    assert [(f.text, f.value, f.upper) for f in find_figures(text, markdown=True).figures] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("# = (2.21 * 4 / 3600) / (2400 * 0.7) * 1e6 = $1.46 / 1M tokens", []),   # batch N: was "fails"
+    ("So 6 GB / 1 GB = 6.", [("6 GB / 1 GB = 6", "holds")]),
+    ("So 12 / 2 = 6.", [("12 / 2 = 6", "holds")]),
+])
+def test_a_price_per_million_tokens_is_no_division(text, expected):
+    """Batch N's "(2.21 * 4 / 3600) / (2400 * 0.7) * 1e6 = $1.46 / 1M tokens" failed as "the left side is
+    1.469373, not 0.000001": "/ 1M tokens" says what the price is per."""
+    assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected

@@ -271,7 +271,9 @@ def find(paragraph: Paragraph) -> list[Equation]:
                 group.append(term)  # "20% of 80 GB", "20% of the 80 GB": of a percent, a product
                 joins.append(_Join("op", "×", 0, 0))
                 continue
-            if joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap) or _NOTED_SUM_GAP.match(gap):
+            if _PER_SCALED.match(text, group[-1].end):
+                joined = None  # "= $1.46 / 1M tokens": a price per million tokens, not a division
+            elif joined := _OP_GAP.match(gap) or _NAMED_OP_GAP.match(gap) or _NOTED_SUM_GAP.match(gap):
                 kind = "op"
             elif (joined := _REL_GAP.match(gap)) and joined["note"] and (
                     not joins or joins[-1].kind != "op" or paragraph.line_of(group[-1].end + joined.end("note"))
@@ -290,6 +292,11 @@ def find(paragraph: Paragraph) -> list[Equation]:
         group, joins = [term], []
     out.extend(_links(text, group, joins))
     return out
+
+
+# "/ 1M tokens", "/ 1K requests" after a number: what it is per, not a divisor
+_PER_SCALED = re.compile(r"[ \t]*+/[ \t]*+1[ \t]?(?:[KkMB]|thousand|million|billion)[ \t]++"
+                         r"(?:tokens?|requests?|queries|calls|users?|words|characters)\b")
 
 
 @frozen

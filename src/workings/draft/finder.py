@@ -284,7 +284,7 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
             if read_unit(text, end, glued=glued).unit == "" and second[0] > value:
                 upper, step_hi, number_end = second
                 step = step_hi if step is None or (step_hi and step_hi < step) else step
-    unit = read_unit(text, number_end, glued=glued and upper is None, currency=currency)
+    unit = read_unit(text, number_end, glued=glued, currency=currency)  # "50-100M tokens": both in millions
     if kind_of_number == "cardinal" and (value == 1 and upper is None or not unit.unit and unit.kind == "count") \
             and not _DEVICES.match(text, number_end):
         return None  # "one chat", "two caches": counting words, not figures ("four H100s" is one)
