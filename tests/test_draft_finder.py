@@ -1047,3 +1047,8 @@ def test_a_price_per_million_tokens_is_no_division(text, expected):
     """Batch N's "(2.21 * 4 / 3600) / (2400 * 0.7) * 1e6 = $1.46 / 1M tokens" failed as "the left side is
     1.469373, not 0.000001": "/ 1M tokens" says what the price is per."""
     assert [(e.text, e.status) for e in find_figures(text, markdown=True).equations] == expected
+
+
+def test_a_non_breaking_hyphen_is_a_hyphen():
+    """A reviewer's honest draft: "1M\u2011token" (U+2011) was no figure."""
+    assert [f.text for f in find_figures("Qwen's guide asks for it for 1M\u2011token inputs.\n").figures] == ["1M-token"]

@@ -744,3 +744,56 @@ def test_a_tables_header_or_caption_and_a_model_six_sentences_back_name_the_subj
     "Gemma-2-27B-it is the model."; a row's subject is now its own cells, its header, then what stands
     before its table, and a model is looked for six sentences back."""
     assert [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == figure][-1] == status
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Last year,", "unbacked"), ("Eventually,", "unbacked"), ("In the prototype,", "unbacked"),   # a reviewer's
+    ("In the original preview release,", "unbacked"), ("During the closed beta,", "unbacked"),
+    ("Today,", "backed"),
+])
+def test_another_time_added_to_a_claims_sentence_is_another_statement(tmp_ledger, between, status):
+    """A reviewer's third round: "Last year, the cache is ...", "In the prototype, the 40 layers ..." were
+    backed: a time named without a number turned nothing."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} at the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Its successor is a new design from scratch.", "unbacked"),                     # a reviewer's
+    ("Its bigger sibling is the one most teams actually deploy.", "unbacked"),
+    ("The model that replaced it last month uses a new tokenizer.", "unbacked"),
+    ("Our own fine-tune of its predecessor is what we benchmark here.", "unbacked"),
+    ("The community's 4-bit fork is a different artefact.", "unbacked"),
+    ("Here is what the team expects the refresh to look like.", "unbacked"),       # a plan opened
+    ("What follows is the roadmap for the next release.", "unbacked"),
+    ("Its window is the longest of any open model we know.", "backed"),
+])
+def test_another_model_spoken_of_without_a_name_or_a_plan_turns_what_follows(tmp_ledger, between, status):
+    """A reviewer's third round: "Its successor is a new design. Its config.json gives 48 layers ..." and
+    "Here is what the team expects the refresh to look like. ..." were Qwen's."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} At the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("sentence", [
+    "\n\n    At the full window, one chat needs 198.6 GB of cache.\n",                # an indented code block
+    "\n<pre>\nAt the full window, one chat needs 198.6 GB of cache.\n</pre>\n",
+    " <code>At the full window, one chat needs 198.6 GB of cache.</code>\n",
+    " ~At the full window, one chat needs 198.6 GB of cache.~\n",                 # GitHub's single-tilde strike
+])
+def test_code_and_struck_text_in_html_or_indented_back_nothing(tmp_ledger, sentence):
+    """A reviewer's third round: an indented code block, <pre>, <code> and "~text~" were read as prose and
+    backed, though the README says code and struck text are set aside."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN}{sentence}", report, markdown=True)
+    assert not [f for f in check.figures if f.text == "198.6 GB" and f.status == "backed"]
+
+
+def test_a_list_items_indented_paragraph_is_prose(tmp_ledger):
+    report = _families_ledger(tmp_ledger)
+    draft = f"- {QWEN}\n\n    At the full window, one chat needs 198.6 GB of cache.\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == "backed"

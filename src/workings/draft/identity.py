@@ -170,6 +170,9 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
 # Words that turn what a sentence says: a negation, a doubt, a condition, a contrast. Beside a claim's
 # whole sentence they make another statement of it ("It is simply false that ...", "not at the full window").
 _TURNING = frozenset({
+    # another time: a draft, a plan ("Last year, ...", "In the prototype, ...", "Eventually, ...")
+    "last", "eventually", "someday", "prototype", "preview", "beta", "alpha", "formerly", "previously",
+    "originally", "earliest", "roadmap", "planned", "upcoming", "future",
     "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "falsely", "untrue", "wrong",
     "wrongly", "incorrect", "incorrectly", "mistaken", "mistakenly", "misconception", "myth", "rumour", "rumor",
     "rumoured", "rumored", "allegedly", "supposedly", "reportedly", "purportedly", "dispute", "disputes",
@@ -359,7 +362,16 @@ def models_in(text: str) -> frozenset[str]:
         else:
             comma = text.find(",", aside.end())
             text = text[comma + 1:] if comma >= 0 else ""
-    return families_in(text) - HARDWARE - MAKERS
+    found = families_in(text) - HARDWARE - MAKERS
+    return found | {"another"} if _UNNAMED.search(text) else found
+
+
+# A sentence speaking of another model without naming it: "Its successor is a new design.", "Its bigger
+# sibling is the one most teams deploy.", "The model that replaced it ...", "Our own fine-tune of its
+# predecessor ...", "The community's 4-bit fork ...": what follows is about that one (``models_in``)
+_UNNAMED = re.compile(r"\b(?:successors?|predecessors?|siblings?|fine-?tunes?\s++of|forks?|distilled|replaced\s++it"
+                      r"|replacement|(?:the|an)\s++other\s++model|another\s++model|a\s++different\s++model)\b",
+                      re.IGNORECASE)
 
 
 def kin(families: frozenset[str]) -> frozenset[str]:
@@ -481,7 +493,9 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
 
 
 # A sentence opening a supposition: what follows it in its paragraph is said of the supposed thing
-_SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if)\b", re.IGNORECASE)
+_SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|roadmap|forecasts?"
+                      r"|expects?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like)\b",
+                      re.IGNORECASE)
 
 
 def supposes(sentence: str) -> bool:

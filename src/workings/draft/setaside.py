@@ -51,7 +51,7 @@ def powered(sign: str = "") -> str:
 
 _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
-    ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->")),
+    ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->|(?i:<(code|kbd|samp)>[^<]{0,2000}+</\1>)")),
     ("date", re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}(?:\b|(?=T\d))|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
                         rf"|\b{_YEAR}-(?:0[1-9]|1[0-2])\b(?![-.,]\d){_UNIT_AHEAD}")),  # "2024-12", a month
     ("date", re.compile(rf"\b{_MONTH}\.?\s++(?:\d{{1,2}}(?:st|nd|rd|th)?+\b(?:,?\s++{_YEAR}\b)?+|{_YEAR}\b){_UNIT_AHEAD}")),
@@ -97,6 +97,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
                                   r"(?![A-Za-z0-9])")),
     # struck-through text is text taken back ("~~80 GB~~", "<del>80 GB</del>"): its numbers are printed as withdrawn
     ("struck", re.compile(r"~~(?=[^\s~])(?:[^~\n]|~(?!~)){1,2000}?(?<=[^\s~])~~"
+                          r"|(?<![\w~])~(?=[^\W\d_])[^~\n]{1,2000}?(?<=[^\s~])~(?![\w~])"  # GitHub's "~text~"
                           r"|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)")),
     # a whole number raised to a power ("10^9", "2**30", "1024³"): its digits are no two numbers; an
     # equation reads it as the number it is (``equations._POWERED``), a negative power too here ("10^-3",

@@ -21,7 +21,9 @@ _LIST_MARKER = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
 _MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
 # A Markdown table row: "| a | b |", or a delimiter row without outer pipes ("---|:---:").
 _TABLE_ROW = re.compile(r"\s{0,3}\||\s{0,3}:?-{3,}+:?\s*+\|")
-_FENCE = re.compile(r"\s{0,3}(```|~~~)")
+_FENCE = re.compile(r"\s{0,3}(```|~~~|(?i:<pre)(?![\w-]))")  # a fence, or HTML's preformatted text
+_INDENTED = re.compile(r"(?: {4}|\t)[ \t]*+\S")
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # a (non-breaking) hyphen is a hyphen: "1M‑token"
 _QUOTE = re.compile(r"\s{0,3}(?:>[ \t]?)+")  # a quote's markers at a line's start ("> ", "> > ")
 _TERMINAL = re.compile(r"[.!?:;。！？…][\"'”’)\]*_]*+\s*+$")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
@@ -65,7 +67,7 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
     """The draft's paragraphs, in order. Fenced code (and YAML front matter, read in Markdown and
     wherever ``front_matter`` asks) comes back with ``code=True`` so that what it holds is set
     aside rather than read as prose."""
-    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").translate(_HYPHENS).split("\n")
     out: list[Paragraph] = []
     block: list[tuple[int, str]] = []
 
@@ -76,12 +78,14 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
                              code=code, table=table))
             block.clear()
 
+    listed = False  # the last paragraph begun was a list item's: an indented one after it is its own
     front_matter = markdown if front_matter is None else front_matter
     fence: str | None = "---" if front_matter and lines and lines[0].strip() == "---" else None
     for number, line in enumerate(lines, start=1):
         if fence is not None:
             block.append((number, line))
-            closing = line.strip() == "---" if fence == "---" else line.strip().startswith(fence)
+            closing = line.strip() == "---" if fence == "---" else "</pre>" in line.lower() if fence == "<pre" \
+                else line.strip().startswith(fence)
             if closing and len(block) > 1:
                 if fence == "---" and block[0][0] == 1:
                     block.clear()  # front matter: metadata, neither prose nor code
@@ -91,9 +95,18 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
             continue
         if markdown and (match := _FENCE.match(line)):
             flush()
-            fence = match.group(1)
+            fence = match.group(1).lower()
             block.append((number, line))
+            if fence == "<pre" and "</pre>" in line.lower():  # "<pre>...</pre>" on one line
+                flush(code=True)
+                fence = None
             continue
+        if markdown and not block and _INDENTED.match(line) and not listed:
+            block.append((number, line))  # an indented code block ("    Its config.json gives ..."), not a
+            flush(code=True)              # list item's own paragraph
+            continue
+        if markdown and not block:
+            listed = bool(_LIST_MARKER.match(line)) or (listed and line.startswith((" ", "\t")))
         if not line.strip():
             flush()
             continue
