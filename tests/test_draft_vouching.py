@@ -797,3 +797,19 @@ def test_a_list_items_indented_paragraph_is_prose(tmp_ledger):
     report = _families_ledger(tmp_ledger)
     draft = f"- {QWEN}\n\n    At the full window, one chat needs 198.6 GB of cache.\n"
     assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == "backed"
+
+
+@pytest.mark.parametrize("draft, status", [
+    (f"{QWEN} Many readers wrongly believe that at the full window, one chat needs 198.6 GB of cache.\n",
+     "unbacked"),                                                                   # a reviewer's
+    (f"{QWEN} A viral thread insisted that at the full window, one chat needs 198.6 GB of cache.\n", "unbacked"),
+    (f"{QWEN} Yeah, right: at the full window, one chat needs 198.6 GB of cache.\n", "unbacked"),
+    (f"{QWEN} At the full window, one chat needs 198.6 GB of cache. Not.\n", "unbacked"),
+    (f"{QWEN} At the full window, one chat needs 198.6 GB of cache. As if.\n", "unbacked"),
+    (f"{QWEN} At the full window, one chat needs 198.6 GB of cache. Not every chat runs that long.\n", "backed"),
+])
+def test_a_belief_reported_or_a_retort_disowns_a_claims_sentence(tmp_ledger, draft, status):
+    """A reviewer's third round: "Many readers wrongly believe that ...", "A viral thread insisted that ...",
+    "Yeah, right: ..." and a claim's sentence followed by "Not." or "As if." were backed."""
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status

@@ -45,6 +45,8 @@ def _supposed(found: Found) -> frozenset[int]:
             out.add(i)
         elif identity.supposes(sentence):
             opened = paragraph
+        if i and identity.retorts(sentence) and found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]:
+            out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not."
     return frozenset(out)
 
 

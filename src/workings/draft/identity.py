@@ -173,6 +173,10 @@ _TURNING = frozenset({
     # another time: a draft, a plan ("Last year, ...", "In the prototype, ...", "Eventually, ...")
     "last", "eventually", "someday", "prototype", "preview", "beta", "alpha", "formerly", "previously",
     "originally", "earliest", "roadmap", "planned", "upcoming", "future",
+    # a belief or a report, not the fact ("Many readers wrongly believe that ...", "A viral thread insisted
+    # that ...", "Yeah, right: ...", "..., and pigs fly")
+    "believe", "believes", "believed", "think", "thinks", "insisted", "insists", "yeah", "pigs", "regret",
+    "told", "viral",
     "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "falsely", "untrue", "wrong",
     "wrongly", "incorrect", "incorrectly", "mistaken", "mistakenly", "misconception", "myth", "rumour", "rumor",
     "rumoured", "rumored", "allegedly", "supposedly", "reportedly", "purportedly", "dispute", "disputes",
@@ -496,6 +500,16 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
 _SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|roadmap|forecasts?"
                       r"|expects?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like)\b",
                       re.IGNORECASE)
+
+
+# A short sentence after one that takes it back: "Its config.json gives 48 layers ... Not.", "... As if."
+_RETORT = re.compile(r"[\s*_]*+(?i:not|as\s++if|right|yeah,?\s++right|sure|not\s++really|or\s++not|kidding|jk)"
+                     r"[.!]*+[\s*_]*+")
+
+
+def retorts(sentence: str) -> bool:
+    """Whether ``sentence`` takes back the one before it (``_RETORT``)."""
+    return _RETORT.fullmatch(sentence) is not None
 
 
 def supposes(sentence: str) -> bool:
