@@ -813,3 +813,20 @@ def test_a_belief_reported_or_a_retort_disowns_a_claims_sentence(tmp_ledger, dra
     "Yeah, right: ..." and a claim's sentence followed by "Not." or "As if." were backed."""
     report = _families_ledger(tmp_ledger)
     assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("draft, status", [
+    (f"{QWEN} We shard the model across eight cards, and every figure below is for one card. At the full window, "
+     "one chat needs 198.6 GB of cache.\n", "unbacked"),                            # a reviewer's
+    (f"{QWEN} For this test we ran the AWQ build, quantised to four bits. At the full window, one chat needs "
+     "198.6 GB of cache.\n", "unbacked"),
+    (f"{QWEN} Store everything in FP8 instead. At the full window, one chat needs 198.6 GB of cache.\n", "unbacked"),
+    (f"{QWEN} At the full window, one chat needs 198.6 GB of cache — but only for the first layer.\n", "unbacked"),
+    (f"{QWEN} We ran the model as released. At the full window, one chat needs 198.6 GB of cache.\n", "backed"),
+])
+def test_a_scope_set_before_or_narrowed_after_turns_a_claims_sentence(tmp_ledger, draft, status):
+    """A reviewer's third round: "We shard the model across eight cards, and every figure below is for one
+    card.", "... the AWQ build, quantised to four bits.", "Store everything in BF16 instead." before a claim's
+    sentence, and "— but only for the first layer" after it, were backed."""
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status

@@ -177,6 +177,7 @@ _TURNING = frozenset({
     # that ...", "Yeah, right: ...", "..., and pigs fly")
     "believe", "believes", "believed", "think", "thinks", "insisted", "insists", "yeah", "pigs", "regret",
     "told", "viral",
+    "only",  # "... — but only for the first layer"
     "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "falsely", "untrue", "wrong",
     "wrongly", "incorrect", "incorrectly", "mistaken", "mistakenly", "misconception", "myth", "rumour", "rumor",
     "rumoured", "rumored", "allegedly", "supposedly", "reportedly", "purportedly", "dispute", "disputes",
@@ -498,7 +499,11 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
 
 # A sentence opening a supposition: what follows it in its paragraph is said of the supposed thing
 _SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|roadmap|forecasts?"
-                      r"|expects?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like)\b",
+                      r"|expects?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like"
+                      # or sets another scope for what follows: "every figure below is for one card", "We
+                      # ran the AWQ build, quantised to four bits.", "Store everything in BF16 instead."
+                      r"|from\s++here\s++on|(?:every|each|all)\s++(?:figure|number)s?\s++below"
+                      r"|quanti[sz]ed|shard(?:ed)?)\b|\binstead[.!]?\W*$",
                       re.IGNORECASE)
 
 
