@@ -1052,3 +1052,11 @@ def test_a_price_per_million_tokens_is_no_division(text, expected):
 def test_a_non_breaking_hyphen_is_a_hyphen():
     """A reviewer's honest draft: "1M\u2011token" (U+2011) was no figure."""
     assert [f.text for f in find_figures("Qwen's guide asks for it for 1M\u2011token inputs.\n").figures] == ["1M-token"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("An H100 has 80&nbsp;GB of memory.", [("80&nbsp;GB", 80, "GB")]),     # a reviewer's honest draft: "80"
+    ("An H100 has 80&#160;GB of memory.", [("80&#160;GB", 80, "GB")]),     # and a figure "160"
+])
+def test_a_no_break_space_written_as_an_html_entity(text, expected):
+    assert [(f.text, f.value, f.unit) for f in find_figures(text, markdown=True).figures] == expected

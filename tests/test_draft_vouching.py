@@ -830,3 +830,30 @@ def test_a_scope_set_before_or_narrowed_after_turns_a_claims_sentence(tmp_ledger
     sentence, and "— but only for the first layer" after it, were backed."""
     report = _families_ledger(tmp_ledger)
     assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("before, status", [
+    ("下面这句是错的：", "unbacked"), ("Falsch ist:", "unbacked"), ("C'est faux :", "unbacked"),   # a reviewer's
+    ("明年，", "unbacked"), ("以前は、", "unbacked"), ("사실이 아니다:", "unbacked"), ("Для другой модели:", "unbacked"),
+    ("据传闻，", "unbacked"), ("百川2-13B的情况：", "unbacked"), ("文心一言：", "unbacked"),
+    ("我们来看配置。", "backed"),                                          # "let us look at the config"
+])
+def test_a_lead_in_in_another_language_turns_a_claims_sentence(tmp_ledger, before, status):
+    """A reviewer's third round: Chinese, Japanese, Korean, German, French and Russian lead-ins saying the
+    next figure is wrong, a rumour, of next year, of before or of another model (named in Chinese) were
+    read as nothing, and the claim's sentence after them was backed."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {before}at the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("link, status", [
+    ("[the other model](https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct)", "unbacked"),  # a reviewer's
+    ("[its card](https://huggingface.co/Qwen/Qwen2.5-14B-Instruct-1M)", "backed"),
+])
+def test_a_model_named_only_in_a_links_target_is_named(tmp_ledger, link, status):
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} See {link}: at the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status

@@ -218,7 +218,7 @@ class Identities:
         for step, k in enumerate(self._back(i, PASSING_BACK)):
             if not passing and step > SUBJECT_BACK:
                 return True  # no model named near: the sentence is as it was read
-            named = (identity.families_in(sentences[k]) - identity.HARDWARE - identity.MAKERS) if step == 0 \
+            named = identity.named_in(sentences[k]) if step == 0 \
                 else identity.models_in(sentences[k])
             if not named:
                 continue

@@ -178,6 +178,9 @@ _TURNING = frozenset({
     "believe", "believes", "believed", "think", "thinks", "insisted", "insists", "yeah", "pigs", "regret",
     "told", "viral",
     "only",  # "... — but only for the first layer"
+    # the same in other languages ("Falsch ist:", "C'est faux :", ", angeblich", "Для другой модели:")
+    "falsch", "faux", "fausse", "angeblich", "gerücht", "gerüchte", "rumeur", "prétendument", "неверно",
+    "неправда", "ложь", "слух", "слухи", "якобы", "другой", "другая", "другие",
     "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "falsely", "untrue", "wrong",
     "wrongly", "incorrect", "incorrectly", "mistaken", "mistakenly", "misconception", "myth", "rumour", "rumor",
     "rumoured", "rumored", "allegedly", "supposedly", "reportedly", "purportedly", "dispute", "disputes",
@@ -221,6 +224,14 @@ _PLAIN_CAPS = frozenset({
     "faq", "q", "a", "ok", "bf16", "fp16", "fp8", "kv", "gpu", "gpus", "cpu", "vram", "hbm", "ram", "ssd", "api"})
 
 
+# Words of Chinese, Japanese or Korean that turn a sentence, found inside a run of their script (a run is one
+# token): wrong, false, a rumour, reportedly, unverified, next year, before, another model ("下面这句是错的：",
+# "明年，", "以前は、", "（据说，未经证实）", "사실이 아니다:")
+_CJK_TURNING = ("错", "錯", "误", "誤", "假的", "谣", "謠", "传闻", "傳聞", "据说", "據說", "据传", "據傳", "未经", "未經",
+                "明年", "来年", "來年", "去年", "以前", "之前", "将来", "將來", "噂", "間違", "嘘", "另一", "其他模型",
+                "別の", "아니", "틀린", "틀렸", "잘못", "소문", "내년", "작년", "예전", "다른")
+
+
 def _telling(word: str, lowered: str, *, first: bool) -> bool:
     """Whether a word of a sentence names something (a name with digits, "Mistral-7B", "FP8"; a family of
     models or its maker, "Llama", "NVIDIA"; any capitalised word inside the sentence but a label's or a
@@ -229,6 +240,8 @@ def _telling(word: str, lowered: str, *, first: bool) -> bool:
     if lowered in ("each", "every") and first:  # "Each token keeps ... bytes per token" says it of one token
         return False
     if lowered in _TURNING or lowered.replace("’", "'") in _TURNING or lowered.startswith("per-"):
+        return True
+    if not word.isascii() and any(mark in word for mark in _CJK_TURNING):
         return True
     if any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
         return True
@@ -265,6 +278,10 @@ _MAKERS = {"llama": "meta", "codellama": "meta", "opt": "meta", "qwen": "alibaba
 # none) and its size in billions of parameters ("14" of "Qwen2.5-14B"), each read with its dots dropped
 _VERSION = re.compile(r"(?:[vk](\d{1,3}(?:\.\d{1,2})?)|(\d{1,2}(?:\.\d{1,2})?))", re.IGNORECASE)
 _SIZE = re.compile(r"(\d{1,4}(?:\.\d{1,2})?)b", re.IGNORECASE)
+# Families named in Chinese: "百川2-13B" is Baichuan's, "文心一言" (ERNIE Bot) Baidu's ERNIE
+_CJK_FAMILIES = {"百川": "baichuan", "文心": "ernie", "通义": "qwen", "通義": "qwen", "千问": "qwen", "千問": "qwen",
+                 "混元": "hunyuan", "豆包": "doubao", "智谱": "glm", "智譜": "glm", "深度求索": "deepseek", "月之暗面": "kimi",
+                 "书生": "internlm", "书生·浦语": "internlm", "盘古": "pangu", "讯飞星火": "spark"}
 # A family's other name: "Tongyi Qianwen 3" is Qwen3
 _ALIASES = {"qianwen": "qwen"}
 # Words of a model's name between its family and its size: "DeepSeek LLM 7B", "Qwen Chat 7B"
@@ -301,8 +318,10 @@ def _marks(parts: list[str], within: int = 0) -> tuple[str, str]:
 def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
     """Each model a sentence names, as (family, version, size) (``_marks``): "Qwen3-8B" ("qwen", "3", "8"),
     "Llama 3 70B" ("llama", "3", "70"), "Qwen" ("qwen", "", ""). A family is named as ``families_in`` says."""
-    found = set()
+    found: set[tuple[str, str, str]] = set()
     text = text.translate(_HYPHENS)
+    if not text.isascii():
+        found.update((family, "", "") for name, family in _CJK_FAMILIES.items() if name in text)
     tokens = list(_TOKEN.finditer(text))
     words = [m.group() for m in tokens]
     for index, word in enumerate(words):
@@ -367,8 +386,27 @@ def models_in(text: str) -> frozenset[str]:
         else:
             comma = text.find(",", aside.end())
             text = text[comma + 1:] if comma >= 0 else ""
-    found = families_in(text) - HARDWARE - MAKERS
+    found = (families_in(text) | linked_in(text)) - HARDWARE - MAKERS
     return found | {"another"} if _UNNAMED.search(text) else found
+
+
+def named_in(text: str) -> frozenset[str]:
+    """The families of models a sentence names anywhere in it, in its links' targets too, and "another"
+    where it speaks of another model without naming it (``_UNNAMED``); no maker or hardware."""
+    found = (families_in(text) | linked_in(text)) - HARDWARE - MAKERS
+    return found | {"another"} if _UNNAMED.search(text) else found
+
+
+# A link's target ("[the other model](https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct)"): the
+# last two parts of its path may name a model the link's words do not
+_TARGET = re.compile(r"\]\((?:[a-z]{1,10}+://)?+[^()\s]{0,300}?([^/()\s]{1,120}+/[^/()\s]{1,120}+)/?\)", re.IGNORECASE)
+
+
+def linked_in(text: str) -> frozenset[str]:
+    """The families named in the targets of a sentence's Markdown links (``_TARGET``)."""
+    if "](" not in text:
+        return frozenset()
+    return frozenset(f for m in _TARGET.finditer(text) for f in families_in(m.group(1).replace("/", " ")))
 
 
 # A sentence speaking of another model without naming it: "Its successor is a new design.", "Its bigger

@@ -52,6 +52,7 @@ def powered(sign: str = "") -> str:
 _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     ("url", re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]\"]++|\]\([^)\s]{1,500}+\)")),
     ("code", re.compile(r"`[^`\n]{1,500}+`|<!--[^>]{0,2000}+-->|(?i:<(code|kbd|samp)>[^<]{0,2000}+</\1>)")),
+    ("code", re.compile(r"&#[xX]?+[0-9A-Fa-f]{1,7}+;")),  # an HTML character reference: "&#160;" is no 160
     ("date", re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}(?:\b|(?=T\d))|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
                         rf"|\b{_YEAR}-(?:0[1-9]|1[0-2])\b(?![-.,]\d){_UNIT_AHEAD}")),  # "2024-12", a month
     ("date", re.compile(rf"\b{_MONTH}\.?\s++(?:\d{{1,2}}(?:st|nd|rd|th)?+\b(?:,?\s++{_YEAR}\b)?+|{_YEAR}\b){_UNIT_AHEAD}")),

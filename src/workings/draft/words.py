@@ -168,7 +168,9 @@ def number_at(words: list[Word], i: int) -> WordNumber | None:
 # Units printed after a number.
 
 # after a space or a no-break space ("1.34\u00a0GB")
-_SYMBOL = re.compile(r"[ \u00a0\u202f\u2009]?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)(?![A-Za-z])")
+# or an HTML entity of one ("80&nbsp;GB", "80&#160;GB")
+_SYMBOL = re.compile(r"(?:[ \u00a0\u202f\u2009]|&nbsp;|&#160;|&#[xX][aA]0;)?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)"
+                     r"(?![A-Za-z])")
 # "1m" is a million only before tokens or a context ("1m tokens", "at 1m context"): alone it may be
 # a metre or a minute.
 _GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=(?:\s++|-)(?:tokens?|context)\b))(?![A-Za-z])")
