@@ -857,3 +857,19 @@ def test_a_model_named_only_in_a_links_target_is_named(tmp_ledger, link, status)
     check = check_text(f"{QWEN} See {link}: at the full window, one chat needs 198.6 GB of cache.\n", report,
                        markdown=True)
     assert _figure(check, "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("before, status", [
+    ("Kimi K3.", "backed"),                              # the KV article's own line and a reviewer's honest draft
+    ("## Kimi K3\n\n", "backed"),                       # a heading naming it
+    ("Kimi K2.", "unbacked"),                           # another version
+    ("Kimi K3 and Llama 4 compared.", "unbacked"),      # another model named beside it
+    ("", "unbacked"),                                   # nothing named near: a short sentence names nothing
+])
+def test_the_claims_own_model_named_just_before_anchors_a_short_sentence(repo_report, before, status):
+    """A reviewer's honest drafts: "**Kimi K3.** A 2.8-trillion-parameter open model." and the same under a
+    "## Kimi K3" heading were refused: a sentence naming nothing took its claim only beside a claim of its
+    group, never beside the name of the claim's own model, version included."""
+    draft = f"{before} A 2.8-trillion-parameter open model. 69 of its 93 layers use a fixed-size state.\n"
+    check = check_text(draft, repo_report, markdown=True)
+    assert _figure(check, "2.8-trillion-parameter").status == status

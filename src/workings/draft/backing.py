@@ -162,8 +162,26 @@ class Identities:
                     continue
                 near = {v.result.group for j in range(max(0, i - REACH), min(len(pairs), i + REACH + 1))
                         if j != i for v in accepted[j] if not self._between(sentences, accepted, i, j, v)}
-                accepted[i].extend(v for v in waiting if v.result.group in near)
+                accepted[i].extend(v for v in waiting if v.result.group in near or self._named_before(sentences, i, v))
         return self._about(sentences, accepted)
+
+    def _named_before(self, sentences: tuple[str, ...], i: int, view: match.ClaimView) -> bool:
+        """Whether a sentence at most ``REACH`` before the one at ``i`` names the claim's own model, by
+        family and version as its id gives them ("Kimi K3. A 2.8-trillion-parameter open model." for
+        ".../kimi-k3-parameters"), and it and those between name no other model: the name anchors a
+        sentence naming nothing as a claim of its group would."""
+        marks = identity.claim_marks(view.result.id, view.result.sources)
+        if not marks or not all(version for _, version, _ in marks):
+            return False
+        own = identity.kin(frozenset(m[0] for m in marks))
+        for k in range(i - 1, max(-1, i - REACH - 1), -1):
+            named = identity.named_in(sentences[k])
+            if named - own:
+                return False
+            if named and identity.fits(marks, sentences[k]) and any(
+                    f in own and v for f, v, _ in identity.mentions_in(sentences[k])):
+                return True
+        return False
 
     def _about(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]]) -> list[list[match.ClaimView]]:
         """Each sentence's claims, less those about another family of models than the sentence is: a claim
