@@ -36,7 +36,7 @@ def _supposed(found: Found) -> frozenset[int]:
     """The sentences that follow, in their paragraph, one opening a supposition ("Now suppose Qwen had
     kept one KV head per query head. At the full window, one chat needs 198.6 GB ...", "What if the
     window were only 131,072 tokens? The cache is ..."): what they say is said of the supposed model,
-    so they are no claim's, nor anchor one."""
+    so they are no claim's, nor anchor one; and a sentence a retort takes back ("... 8 KV heads. Not.")."""
     opened = -1  # the paragraph in which a supposition was opened
     out = set()
     for i, sentence in enumerate(found.sentences):
@@ -67,6 +67,15 @@ def _disowned(found: Found) -> frozenset[int]:
         if len(members) > 1 and any(_VERDICT.fullmatch(found.sentences[i]) for i in members):
             out.update(members)
     return frozenset(out)
+
+
+def _table_starts(found: Found) -> list[int]:
+    """For each sentence, the first sentence of its table (itself where it is in none), worked out once."""
+    starts: list[int] = []
+    for i, row in enumerate(found.rows):
+        same = i and row >= 0 and found.rows[i - 1] >= 0 and found.paragraphs[i - 1] == found.paragraphs[i]
+        starts.append(starts[i - 1] if same else i)
+    return starts
 
 
 _NOTE = re.compile(r"\s*+\[\^([^\]\s]{1,40}+)\]:")  # a footnote's text starts with its mark and ":"
@@ -110,7 +119,8 @@ class Identities:
         self._shifts: dict[tuple, int | None] = {}
         self._spans = _spans(found)
         self._notes = _footnotes(found)
-        self._rows, self._paragraphs = found.rows, found.paragraphs
+        self._rows = found.rows
+        self._table_start = _table_starts(found)
         self.accepted = self._accept(found.sentences, _supposed(found) | _disowned(found))
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence, figure.offset) for figure in found.figures]  # each figure's sentence index
@@ -213,10 +223,8 @@ class Identities:
         own cells, its header or the table's caption, not in the rows above it)."""
         start = self._notes.get(i, i - 1)
         if i not in self._notes and i < len(self._rows) and self._rows[i] >= 0:
-            first = i
-            while first > 0 and self._rows[first - 1] >= 0 and self._paragraphs[first - 1] == self._paragraphs[i]:
-                first -= 1
-            header = [k for k in range(i - 1, first - 1, -1) if self._rows[k] == self._rows[first]]
+            first = self._table_start[i]
+            header = [k for k in range(first, min(i, first + reach)) if self._rows[k] == self._rows[first]][::-1]
             return [i, *header, *range(first - 1, max(-1, first - 1 - reach), -1)][:reach + 1]
         return [i, *range(start, max(-1, start - reach), -1)]
 
