@@ -1060,3 +1060,37 @@ def test_a_non_breaking_hyphen_is_a_hyphen():
 ])
 def test_a_no_break_space_written_as_an_html_entity(text, expected):
     assert [(f.text, f.value, f.unit) for f in find_figures(text, markdown=True).figures] == expected
+
+
+@pytest.mark.parametrize("text, figures, equations", [
+    # a held-out Korean page on PagedAttention (batch O): "= 800kb" and "= 1.6gb" were read without their
+    # units and the right sums failed ("the left side is 819,200, not 800"); bytes in lower case are bytes
+    ("2(key and value) * 5120(hidden state size) * 40(n_layers) * 2bytes(bytes per FP16) = 800kb",
+     [("800kb", "KB")], [("ambiguous", "holds only if KB is read as 1,024 bytes (KiB)")]),
+    ("800 kb * 2048 tkns = 1.6gb", [("1.6gb", "GB")], [("ambiguous", "holds only if KB is read as 1,000 bytes (kB)")]),
+    ("It takes 4 mb and 2 tb.", [("4 mb", "MB"), ("2 tb", "TB")], []),
+    ("One HBM stack holds 8 × 24 Gb = 192 GB.", [("8", ""), ("24", ""), ("192 GB", "GB")], []),  # bits stay bits
+])
+def test_bytes_written_in_lower_case_are_bytes(text, figures, equations):
+    found = find_figures(text, markdown=True)
+    assert [(f.text, f.unit) for f in found.figures if f.unit or not figures[0][1]] == figures
+    assert [(e.status, e.note) for e in found.equations] == equations
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a reviewer's fourth round: "1/437" was two figures, "1" and "437"
+    ("The cache is 1/437 of V1's.", [("1/437", Fraction(1, 437))]),
+    ("A quarter (1/4) of it.", [("A quarter", Fraction(1, 4)), ("1/4", Fraction(1, 4))]),
+    ("It drops to 1/8 GB.", [("1/8 GB", Fraction(1, 8))]),
+    ("Open 24/7.", [("24", 24), ("7", 7)]),                            # no proper fraction
+    ("On 2024/1/4 it shipped.", [("2024", 2024), ("1", 1), ("4", 4)]),  # a date's parts
+    # and the hundred-messages text's own "supports million-token context" was no figure at all
+    ("It supports million-token context.", [("million-token", 10**6)]),
+    ("It supports a million-token context.", [("a million-token", 10**6)]),
+    ("A million users.", []),
+    # "DeepSeek LLM 67B" is a name, as "Llama 3 70B" is; "67B parameters" a count
+    ("DeepSeek LLM 67B is dense.", []),
+    ("DeepSeek LLM 67B parameters.", [("67B parameters", 67 * 10**9)]),
+])
+def test_a_fraction_with_a_slash_a_bare_scale_and_a_variant_name(text, expected):
+    assert [(f.text, f.value) for f in find_figures(text, markdown=True).figures] == expected

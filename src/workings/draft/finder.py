@@ -112,6 +112,7 @@ class Found:
     sentences: tuple[str, ...] = ()  # every sentence of the draft, in order
     paragraphs: tuple[int, ...] = ()  # for each of those, the index of its paragraph
     rows: tuple[int, ...] = ()  # for each of those, the table row it stands in (-1: none)
+    headings: tuple[int, ...] = ()  # for each of those, its heading's level ("## ..." 2; a plain one 1; 0: none)
 
 
 def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None = None) -> Found:
@@ -121,6 +122,7 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
     every: list[str] = []
     where: list[int] = []
     rows: list[int] = []
+    headings: list[int] = []
     for number, paragraph in enumerate(paragraphs(text, markdown=markdown, front_matter=front_matter)):
         if not paragraph.code:
             split = sentences(paragraph)
@@ -128,9 +130,19 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
             where.extend([number] * len(split))
             rows.extend(paragraph.first_line + bisect.bisect_right(paragraph.starts, s.start) - 1 if paragraph.table
                         else -1 for s in split)
+            headings.extend([_level(paragraph)] * len(split))
         _scan(paragraph, figures, printed, skipped)
     return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped),
-                 sentences=tuple(every), paragraphs=tuple(where), rows=tuple(rows))
+                 sentences=tuple(every), paragraphs=tuple(where), rows=tuple(rows),
+                 headings=tuple(headings))
+
+
+def _level(paragraph: Paragraph) -> int:
+    """A heading's level: its "#"s in Markdown ("## ..." is 2), 1 for a plain-text heading; 0 for no heading."""
+    if not paragraph.heading:
+        return 0
+    text = paragraph.text.lstrip(" ")
+    return len(text) - len(text.lstrip("#")) or 1
 
 
 def spans_in(text: str, figures) -> list[tuple[int, int]]:
@@ -269,6 +281,9 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
         figure_start -= 1
     if kind_of_number == "digits" and _NEGATIVE.search(text, max(0, figure_start - 2), figure_start):
         value, figure_start = -value, figure_start - 1  # "-4.6 GB" of headroom is a shortfall, not 4.6 GB
+    elif kind_of_number == "digits" and step == 1 and (over := _OVER.match(text, end)) \
+            and value < (denominator := int(over.group(1))) and not _OVER_BEFORE.search(text, max(0, start - 2), start):
+        value, step, end, kind_of_number = value / denominator, None, over.end(), "fraction"  # "1/437", "1/4"
     left = text[max(0, figure_start - 40):figure_start]
     qualifier = None
     if match := _QUALIFIER.search(left):
@@ -301,6 +316,12 @@ def _read(text: str, candidate, words) -> tuple[int, int, dict] | None:
         "step": step * scale if step is not None else None,
     }
     return figure_start, unit.end, fields
+
+
+# A proper fraction written with a slash ("1/437 of V1's cache", "a quarter (1/4)"): one number, not two; not
+# a date ("12/25/2024"), a score ("24/7") or a path
+_OVER = re.compile(r"/(\d{1,6}+)(?![\w/]|[.,]\d)")
+_OVER_BEFORE = re.compile(r"[\w/]/\Z")
 
 
 def _number_at(text: str, pos: int, words) -> tuple[Fraction, Fraction | None, int] | None:

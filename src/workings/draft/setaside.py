@@ -86,7 +86,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
                                  rf"|\b(?:[Tt]wo|[Tt]hree|[Ff]our|[Ss]ix|[Ee]ight|\d{{1,2}})[ \t]++(?P<span2>{CARD})s\b"
                                  rf"|\b(?P<span3>{CARD})(?:{CARD_MODEL}|[ \t]++(?:GPU|card)\b)")),
     ("model-name", re.compile(r"\b(?:Llama|LLaMA|Qwen|GPT|Gemma|Mistral|Claude|Gemini|Phi|Kimi|DeepSeek|Falcon"
-                              r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+")),
+                              r"|Mixtral|GLM|Grok|OPT|PaLM|BLOOM)\s++\d++(?:\.\d++)*+(?:\s++\d++(?:\.\d++)?+[BM]\b)?+"
+                              # a size after a variant word ("DeepSeek LLM 67B", "DeepSeek Coder 33B")
+                              r"|\b(?:DeepSeek|Qwen|Llama|Mistral|Yi|Baichuan|InternLM)\s++(?:LLM|Coder|Chat|Math|MoE|VL)"
+                              r"\s++\d{1,4}+(?:\.\d++)?+[BM]\b(?!\s*+(?:params?|parameters?)\b)")),
     # Chinese, Japanese and Korean dates and references, their numbers glued to the characters ("2024年5月",
     # "2024년 5월", "表3", "第3章"), and a model's version and size after its Han name ("通义千问2.5-72B")
     # (each matches only in a text holding such characters: compiled when one is first read, ``ByScript``)
@@ -99,7 +102,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     # struck-through text is text taken back ("~~80 GB~~", "<del>80 GB</del>"): its numbers are printed as withdrawn
     ("struck", re.compile(r"~~(?=[^\s~])(?:[^~\n]|~(?!~)){1,2000}?(?<=[^\s~])~~"
                           r"|(?<![\w~])~(?=[^\W\d_])[^~\n]{1,2000}?(?<=[^\s~])~(?![\w~])"  # GitHub's "~text~"
-                          r"|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)")),
+                          r"|(?i:<(del|s|strike)>[^<\n]{1,2000}?</\1>)"
+                          # and so is an element styled struck through or hidden ('<span style="text-decoration:
+                          # line-through">', "<div hidden>": a reader never sees it as printed) or one marked as
+                          # false by its name or its attributes ("<Myth>", '<p class="debunked">')
+                          r"|(?i:<([a-z][a-z0-9]{0,10}+)\s[^<>]{0,300}?(?:line-through|\bhidden\b|display\s*+:\s*+none"
+                          r"|\b(?:myths?|false|wrong|retracted|debunked|rumou?rs?|fake)\b)[^<>]{0,300}+>[^<\n]{1,2000}?</\2>)"
+                          r"|(?i:<((?:myths?|false|wrong|retracted|debunked|rumou?rs?|fake)\b[\w-]{0,20}+)(?:\s[^<>]{0,300}+)?>"
+                          r"[^<\n]{1,2000}?</\3>)")),
     # a whole number raised to a power ("10^9", "2**30", "1024³"): its digits are no two numbers; an
     # equation reads it as the number it is (``equations._POWERED``), a negative power too here ("10^-3",
     # "10⁻³"), which no equation reads

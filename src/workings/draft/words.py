@@ -153,6 +153,9 @@ def number_at(words: list[Word], i: int) -> WordNumber | None:
     word = words[i].text
     if word in MULTIPLIERS:
         return WordNumber(MULTIPLIERS[word], i, i + 1, "multiplier")
+    if word in _BARE_SCALES and i + 1 < len(words) and words[i + 1].start == words[i].end + 1 \
+            and _HYPHENED.fullmatch(words[i + 1].text):
+        return WordNumber(Fraction(_BARE_SCALES[word]), i, i + 1, "cardinal")  # "supports million-token context"
     numerator: Fraction | None = None
     if word in ("a", "an", "one"):
         numerator = Fraction(1)
@@ -165,12 +168,20 @@ def number_at(words: list[Word], i: int) -> WordNumber | None:
     return cardinal(words, i)
 
 
+# A scale word alone before what it counts: "million-token context", "the million token mark" are a million tokens
+_BARE_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_HYPHENED = re.compile(r"tokens?|parameters?|params?")
+
+
 # Units printed after a number.
 
 # after a space or a no-break space ("1.34\u00a0GB")
 # or an HTML entity of one ("80&nbsp;GB", "80&#160;GB")
-_SYMBOL = re.compile(r"(?:[ \u00a0\u202f\u2009]|&nbsp;|&#160;|&#[xX][aA]0;)?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB)"
-                     r"(?![A-Za-z])")
+_SYMBOL = re.compile(r"(?:[ \u00a0\u202f\u2009]|&nbsp;|&#160;|&#[xX][aA]0;)?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB"
+                     r"|kb|mb|gb|tb)(?![A-Za-z])")
+# Byte symbols written in lower case, as pages about memory do ("800kb per token", "1.6gb"): bytes, not bits
+# (a bit is written "Gb" or "Gbit"), and "kb" as ambiguous as "KB"
+_LOWER_BYTES = {"kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB"}
 # "1m" is a million only before tokens or a context ("1m tokens", "at 1m context"): alone it may be
 # a metre or a minute.
 _GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=(?:\s++|-)(?:tokens?|context)\b))(?![A-Za-z])")
@@ -229,7 +240,7 @@ def read_unit(text: str, pos: int, *, glued: bool = True, currency: bool = False
         scale, _, pos = _scale_at(text, pos, glued)
         return _with_per(text, pos, "USD", scale)
     if match := _SYMBOL.match(text, pos):
-        return _with_per(text, match.end(), match.group(1), 1)
+        return _with_per(text, match.end(), _LOWER_BYTES.get(match.group(1), match.group(1)), 1)
     scale, billions, pos = _scale_at(text, pos, glued)
     if match := _UNIT_WORD.match(text, pos):
         word = re.sub(r"\s+", " ", (match.group(1) or match.group(2)).lower())
