@@ -47,7 +47,7 @@ CORPUS = [
     ("yaml11-no", "said: no\nfigure: '3'\nlabel: derived\ncompute:\n  r: 3\n",
      "claims/x/yaml11-no.yaml:1: said: expected text (YAML read it as a boolean; put the value in quotes)"),
     ("unknown-key", "said: x is 3.\nfigure: '3'\nlabel: derived\ncomptue:\n  r: 3\n",
-     "claims/x/unknown-key.yaml:4: comptue: unknown key (expected one of: also_said, assumptions, bound, check, cites, "
+     "claims/x/unknown-key.yaml:4: comptue: unknown key (expected one of: about, also_said, assumptions, bound, check, cites, "
      "compute, erratum, figure, id, inputs, label, notes, probe, reading, round, said, within)"),
     ("bad-label", "said: x is 3.\nfigure: '3'\nlabel: certain\n",
      "claims/x/bad-label.yaml:3: label: expected one of derived, quoted, estimate, bound, vendor, measured; got 'certain'"),

@@ -305,3 +305,24 @@ def test_the_digits_ungrouped_are_what_the_pattern_of_separators_leaves(text):
     """The quick reading takes a number's grouping out by two replaces where the text is ASCII, and by
     the pattern elsewhere: the same text either way (a figure-space or a tab is not a separator)."""
     assert said._ungrouped(text) == said._UNGROUPED.sub("", text)
+
+
+@pytest.mark.parametrize("about, problem", [
+    ("DeepSeek-V4.1-Flash", None),
+    ("Kimi K3", None),
+    ("DeepSeek", "about: expected the model as named, with its version or size ('DeepSeek-V4.1-Flash')"),
+    ("'42'", "about: expected the model as named, with its version or size ('DeepSeek-V4.1-Flash')"),
+    ("42", "about: expected text (YAML read it as the number 42"),
+    ("[Qwen3-8B]", "about: expected text"),                   # a YAML list, not a name
+])
+def test_about_names_a_model_with_its_version_or_size(tmp_ledger, about, problem):
+    """``about:`` says which model a claim is about (check-draft holds a draft's sentence to it); a value that
+    names no version or size is refused, naming the file, line and key."""
+    record = typed("It takes 196,608 bytes per token.", "196,608 B/token") + f"about: {about}\n"
+    tmp_ledger.claim("t/about", record)
+    found = problems(tmp_ledger)
+    if problem is None:
+        assert found == [] and tmp_ledger.verify().claim("t/about").about == about
+    else:
+        (only,) = found
+        assert only.startswith("claims/t/about.yaml:") and problem in only, only

@@ -602,7 +602,7 @@ class _Evaluation:
                          "48 up to 128): it backs nothing here", "inputs", name)
         return ClaimResult(
             id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said, label=claim.label,
-            also_said=claim.also_said, figure=claim.figure, check=claim.check, status=status, reason=reason,
+            also_said=claim.also_said, about=claim.about, figure=claim.figure, check=claim.check, status=status, reason=reason,
             result=_quantity(value) if value is not None else None, comparison=getattr(self, "comparison", None),
             messages=tuple(self.messages), steps=tuple(self.steps), inputs=tuple(self.inputs),
             cites=getattr(self, "cites", ()), notes=claim.notes,
@@ -683,7 +683,7 @@ _READS: dict[int, tuple[Any, tuple[str, ...]]] = {}  # id of a step's tree -> (t
 def _failed(claim: Claim, status: str, text: str, *, key: str, path: tuple[str | int, ...] = ()) -> ClaimResult:
     message = Message(kind="error", text=text, file=claim.file, line=claim.line_of(*(path or (key,))), key=key)
     return ClaimResult(id=claim.id, group=claim.group, file=claim.file, line=claim.line, said=claim.said,
-                       also_said=claim.also_said, label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
+                       also_said=claim.also_said, about=claim.about, label=claim.label, figure=claim.figure, check=claim.check, status=status, reason=text,
                        messages=(message,))
 
 

@@ -110,7 +110,7 @@ def claim_text(c: ClaimResult) -> str:
     r = c.result
     top = _NO_RESULT if r is None else _top(r)
     return (
-        f'{{"also_said":{_texts(c.also_said)},"basis":{_e(c.basis)},'
+        f'{{"about":{"null" if c.about is None else _e(c.about)},"also_said":{_texts(c.also_said)},"basis":{_e(c.basis)},'
         f'"check":{"null" if c.check is None else _e(c.check)},"cites":{_dicts(c.cites)},'
         f'"comparison":{comparison(c.comparison)},"dependence":{dependence(c.dependence)},'
         f'"display":{top[0]},"erratum":{value(c.erratum)},"exact":{top[1]},'

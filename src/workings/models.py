@@ -44,7 +44,10 @@ SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 SNAPSHOT = re.compile(r"^(?P<sha>[0-9a-f]{64})\.(?P<ext>[a-z0-9]{1,8})$")
 
 CLAIM_KEYS = {"id", "said", "figure", "check", "label", "inputs", "assumptions", "compute", "round",
-              "within", "bound", "reading", "erratum", "cites", "notes", "probe", "also_said"}
+              "within", "bound", "reading", "erratum", "cites", "notes", "probe", "also_said", "about"}
+# ``about``: the model a claim is about, as named ("DeepSeek-V4.1-Flash", "Qwen2.5-14B-Instruct-1M"): a name
+# with its version or size, so a letter and a digit, on one line
+ABOUT = re.compile(r"(?=[^\n]*[A-Za-z])(?=[^\n]*\d)[^\n]{2,120}")
 
 
 @frozen(kw_only=True)
@@ -112,6 +115,7 @@ class Claim:
     said: str
     label: str
     also_said: tuple[str, ...] = ()   # other sentences of the text that repeat this very figure
+    about: str | None = None          # the model it is about, where its id names none (check-draft reads it)
     figure: str | None = None
     check: str | None = None
     check_tree: ast.Expression | None = field(default=None, compare=False, repr=False)
@@ -152,6 +156,10 @@ class Claim:
                                    f"is in {_group(default_id) or '(none)'!r}: a claim's group is its folder")
         said = c.text(("said",), data.get("said"), max_len=MAX_SENTENCE)
         also_said = _also_said(c, data.get("also_said"))
+        about = c.text(("about",), data["about"], max_len=120) if "about" in data else None
+        if about is not None and not ABOUT.fullmatch(about):
+            c.problem(("about",), "expected the model as named, with its version or size ('DeepSeek-V4.1-Flash')")
+            about = None
         label = c.choice(("label",), data.get("label"), LABELS)
         figure = check = check_tree = printed = None
         if ("figure" in data) == ("check" in data):
@@ -219,7 +227,7 @@ class Claim:
         return cls(id=claim_id, file=doc.file, line=doc.line(), said=said, label=label, figure=figure,
                    check=check, check_tree=check_tree, inputs=inputs, assumptions=assumptions,
                    compute=compute, round=rounding, within=within, bound=bound, reading=reading,
-                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc, also_said=also_said,
+                   erratum=erratum, cites=cites, notes=notes, probe=probe, doc=doc, also_said=also_said, about=about,
                    explicit_id="id" in data), []
 
     def to_dict(self) -> dict[str, Any]:
@@ -238,7 +246,7 @@ class Claim:
             out["round"] = self.round
         if self.within is not None:
             out["within"] = f"{float(self.within * 100):g}%"
-        for key in ("bound", "reading", "notes", "probe"):
+        for key in ("bound", "reading", "notes", "probe", "about"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.erratum:

@@ -180,6 +180,7 @@ class ClaimResult:
     basis: str = "none"  # what the value is computed from: see dependence.BASES
     dependence: Dependence | None = None  # the inputs it depends on, by kind
     also_said: tuple[str, ...] = ()  # other sentences repeating the figure (check-draft reads them)
+    about: str | None = None  # the model the record says the claim is about (check-draft reads it)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -201,6 +202,7 @@ class ClaimResult:
             "basis": self.basis,
             "dependence": self.dependence.to_dict() if self.dependence is not None else None,
             "also_said": list(self.also_said),
+            "about": self.about,
         }
 
 

@@ -51,6 +51,9 @@ def claim_schema() -> dict[str, Any]:
         "said": _text("The sentence as printed (a short quote)."),
         "also_said": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 2000},
                       "description": "Other sentences of the text, as printed, that repeat this very figure."},
+        "about": _text("The model the claim is about, as named, with its version or size ('DeepSeek-V4.1-Flash'), "
+                       "where the id names none: check-draft holds a draft's sentence to that model.", maxLength=120,
+                       pattern=r"^(?=[^\n]*[A-Za-z])(?=[^\n]*\d)[^\n]{2,120}$"),
         "figure": _text("The number exactly as printed, then its unit: '196,608 B/token'.",
                         allOf=[{"pattern": _FIGURE_PATTERN}]),
         "check": _text("A relation the text asserts: 'vram > weights + cache'."),
