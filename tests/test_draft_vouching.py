@@ -749,6 +749,7 @@ def test_a_tables_header_or_caption_and_a_model_six_sentences_back_name_the_subj
 @pytest.mark.parametrize("between, status", [
     ("Last year,", "unbacked"), ("Eventually,", "unbacked"), ("In the prototype,", "unbacked"),   # a reviewer's
     ("In the original preview release,", "unbacked"), ("During the closed beta,", "unbacked"),
+    ("Next year,", "unbacked"), ("In a few months,", "unbacked"),                # the fourth round's
     ("Today,", "backed"),
 ])
 def test_another_time_added_to_a_claims_sentence_is_another_statement(tmp_ledger, between, status):
@@ -873,3 +874,170 @@ def test_the_claims_own_model_named_just_before_anchors_a_short_sentence(repo_re
     draft = f"{before} A 2.8-trillion-parameter open model. 69 of its 93 layers use a fixed-size state.\n"
     check = check_text(draft, repo_report, markdown=True)
     assert _figure(check, "2.8-trillion-parameter").status == status
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Now take a single layer on its own.", "unbacked"),                       # a reviewer's third round
+    ("Switch the cache to FP8 and redo the sum.", "unbacked"),
+    ("Serve thirty-two users at once and add their caches together.", "unbacked"),
+    ("Put two H100s in the box.", "unbacked"),
+    ("Take Qwen2.5-14B-Instruct-1M as released.", "backed"),   # names the model: says what the text is about
+    ("Shrink a term.", "backed"),                              # the KV article's step: sets no amount
+    ("Read the config.", "backed"),
+])
+def test_an_imperative_that_sets_an_amount_or_a_format_scopes_what_follows(tmp_ledger, between, status):
+    """A reviewer's third round: "Now take a single layer on its own. At the full window, ..." was Qwen's
+    whole cache; imperatives as cues had refused the 890-bytes article's "Take Qwen3-8B and its published
+    configuration.", which names a model and sets no amount."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} At the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+
+
+_CLAIM = f"{QWEN} At the full window, one chat needs 198.6 GB of cache.\n"
+
+
+@pytest.mark.parametrize("draft, status", [
+    (f"### The cache figure was measured on the preview build\n\n{_CLAIM}", "unbacked"),   # a reviewer's
+    (f"## Myths\n\nSome say this.\n\n{_CLAIM}", "unbacked"),
+    (f"## Under FP8\n\n{_CLAIM}", "unbacked"),
+    (f"## Myths\n\n### Its window\n\n{_CLAIM}", "unbacked"),          # a lower heading stays inside
+    (f"## Myths\n\nSome say this.\n\n## The real numbers\n\n{_CLAIM}", "backed"),  # the next one ends it
+    (f"## Qwen's earlier steps\n\n{_CLAIM}", "backed"),                  # a history is about what it names
+    (f"## The cache\n\n{_CLAIM}", "backed"),
+])
+def test_a_heading_that_narrows_its_section_turns_what_stands_below_it(tmp_ledger, draft, status):
+    """A reviewer's third round: "### The 6.7x figure was measured on the preview build" over a claim's own
+    sentences: a heading said nothing of the section below it."""
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("before, status", [
+    ("The next line circulated on social media last week, and it is false.", "unbacked"),   # a reviewer's
+    ("The following claims are myths, every one.", "unbacked"),
+    ("The following lines are false.\n\n", "unbacked"),             # the rest of the passage: the next paragraph
+    ("The next line is from the model card.", "backed"),
+    ("That is false, as the card shows.", "backed"),           # disowns nothing ahead
+])
+def test_a_sentence_that_disowns_what_follows_turns_it(tmp_ledger, before, status):
+    """A reviewer's second round: "The next line circulated on social media last week, and it is false.
+    That leaves room for ..." was backed."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {before} At the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Qwen 2, the older family, is the one we tested.", "unbacked"),           # a reviewer's first round
+    ("Qwen2.5, the newer family, is the one we tested.", "backed"),
+    ("Qwen 2 is the family we tested.", "backed"),  # "Qwen 2" may still be Qwen2.5, as "Llama 3" may be 3.1
+])
+def test_a_family_named_as_another_generation_is_another_model(tmp_ledger, between, status):
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} The weights are 29.5 GB.\n", report, markdown=True)
+    assert _figure(check, "29.5 GB").status == status
+
+
+@pytest.mark.parametrize("before, figure, status", [
+    ("Meta's Llama 3.1 405B is a dense model.", "4-bit", "unbacked"),       # a reviewer's first round
+    ("Qwen3-8B is the model we tested.", "a quarter", "unbacked"),
+    ("DeepSeek's V4.1-Flash is the new model.", "4-bit", "backed"),          # its own model, named
+    ("DeepSeek's V4.1-Flash is the new model.", "a quarter", "backed"),
+])
+def test_a_claim_whose_record_says_what_it_is_about_is_held_to_that_model(repo_report, before, figure, status):
+    """A reviewer's first round: "Meta's Llama 3.1 405B is a dense model. On precision, the main KV is stored
+    in 4-bit floats, ..." and "Qwen3-8B is the model we tested. The official comparison shows ... a quarter
+    ..." were backed: the claims' ids name no model. Their records now say ``about: DeepSeek-V4.1-Flash``."""
+    said = {"4-bit": "On precision, the main KV is stored in 4-bit floats, so the same content occupies only a "
+                     "quarter of the original bit width.",
+            "a quarter": "The official comparison shows that compared to the previous generation, HBM demand "
+                         "drops to a quarter and SSD demand to an eighth."}[figure]
+    check = check_text(f"{before} {said}\n", repo_report, markdown=True)
+    assert [f.status for f in check.figures if f.text == figure][0] == status
+
+
+def test_a_claim_of_a_general_fact_stays_any_models(repo_report):
+    """``fp8-halves`` has no ``about``: "FP8 halves the cache." holds of any model."""
+    check = check_text("Meta's Llama 3.1 405B is a dense model. FP8 halves the cache.\n", repo_report, markdown=True)
+    assert _figure(check, "halves").status == "backed"
+
+
+def test_every_about_in_this_ledger_names_a_family_check_draft_knows(repo_report):
+    from workings.draft import identity
+
+    abouts = {c.id: c.about for c in repo_report.claims if c.about}
+    assert len(abouts) >= 20
+    for claim_id, about in abouts.items():
+        assert identity.claim_marks(claim_id, (), about), (claim_id, about)
+
+
+@pytest.mark.parametrize("markup, status", [
+    ('<span style="text-decoration: line-through">{}</span>', "unbacked"),    # a reviewer's fourth round
+    ("<div hidden>{}</div>", "unbacked"),
+    ('<p style="display: none">{}</p>', "unbacked"),
+    ("<Myth>{}</Myth>", "unbacked"),
+    ('<p class="debunked">{}</p>', "unbacked"),
+    ("<details>\n<summary>Retracted figures (see the correction)</summary>\n\n{}\n\n</details>", "unbacked"),
+    ('<span style="color: red">{}</span>', "backed"),
+    ("<details>\n<summary>The sums</summary>\n\n{}\n\n</details>", "backed"),
+])
+def test_markup_that_hides_or_withdraws_a_claims_sentence_backs_nothing(tmp_ledger, markup, status):
+    """A reviewer's fourth round: a sentence in a <span> styled line-through, a <div hidden>, a <Myth>
+    element and a <details> block summarised "Retracted figures" was read as printed and backed
+    (<s>, <strike> and <del> were set aside)."""
+    report = _families_ledger(tmp_ledger)
+    draft = QWEN + "\n\n" + markup.format("At the full window, one chat needs 198.6 GB of cache.") + "\n"
+    assert [f.status for f in check_text(draft, report, markdown=True).figures if f.text == "198.6 GB"] \
+        in ([status], [] if status == "unbacked" else [status])
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Our own in-house model, code-named bluebird, went through the same test.", "unbacked"),  # the fourth round
+    ("Their own fine-tuned model went through the same test.", "unbacked"),
+    ("It went through the same test.", "backed"),
+])
+def test_a_model_of_ones_own_or_a_code_name_is_another_model(tmp_ledger, between, status):
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} At the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("before, figure, status", [
+    ("DeepSeek-V4.1-Pro, a far larger model, launched the same day.", "40", "unbacked"),  # the fourth round
+    ("DeepSeek V4.1 Pro launched the same day.", "40", "unbacked"),
+    ("DeepSeek-V4.1-Flash launched that day.", "40", "backed"),
+    ("DeepSeek V4.1 launched that day.", "40", "backed"),              # no edition named: may be its
+    ("DeepSeek V4.1 launched with a max context of a million tokens.", "40", "backed"),  # "max" is no edition here
+])
+def test_another_edition_of_the_claims_version_is_another_model(repo_report, before, figure, status):
+    """A reviewer's fourth round: "DeepSeek-V4.1-Pro, a far larger model, launched the same day. The 40 layers
+    are cut in half: ..." was backed by V4.1-Flash's claims: an edition word told nothing apart."""
+    draft = f"{before} The 40 layers are cut in half: the first 20 act as the encoder, the last 20 as the decoder.\n"
+    check = check_text(draft, repo_report, markdown=True)
+    assert [f.status for f in check.figures if f.text == figure][0] == status
+
+
+@pytest.mark.parametrize("before, status", [
+    ("Qwen2.5-14B-Instruct, the standard 128K edition, is what most people run.", "unbacked"),  # the first round
+    ("Qwen2.5-14B-Base is what most people fine-tune.", "unbacked"),
+    ("Qwen2.5-14B-Instruct-1M is what we run.", "backed"),
+    ("Qwen2.5-14B-1M is what we run.", "backed"),               # the long-context edition, named short
+    ("Qwen2.5-14B is what we run.", "backed"),
+])
+def test_the_standard_edition_is_not_the_long_context_one(repo_report, before, status):
+    draft = f"{before} At the full window, one chat needs 198.6 GB of cache (184.9 GiB).\n"
+    assert _figure(check_text(draft, repo_report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("about, editions", [
+    ("DeepSeek-V4.1-Flash", {"flash"}), ("Qwen2.5-14B-Instruct-1M", {"instruct", "1m"}), ("Kimi K3", set()),
+    (None, set()),
+])
+def test_a_claims_editions_are_read_off_its_about(about, editions):
+    from workings.draft import identity
+
+    assert identity.claim_editions(about) == editions

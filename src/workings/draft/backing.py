@@ -36,18 +36,43 @@ def _supposed(found: Found) -> frozenset[int]:
     """The sentences that follow, in their paragraph, one opening a supposition ("Now suppose Qwen had
     kept one KV head per query head. At the full window, one chat needs 198.6 GB ...", "What if the
     window were only 131,072 tokens? The cache is ..."): what they say is said of the supposed model,
-    so they are no claim's, nor anchor one; and a sentence a retort takes back ("... 8 KV heads. Not.")."""
+    so they are no claim's, nor anchor one; so too what follows an imperative that sets another scope ("Now
+    take a single layer on its own."), a section under a heading that narrows it ("### The 6.7x figure was
+    measured on the preview build") or a folded block whose summary does ("<summary>Retracted
+    figures</summary>"), what a sentence disowns ahead ("The next line ... is false."), and a
+    sentence a retort takes back ("... 8 KV heads. Not.")."""
     opened = -1  # the paragraph in which a supposition was opened
+    narrowed = 0  # the level of the heading in force that narrows its section ("## Myths"), 0: none
+    disowned = (-1, -1)  # the sentence before which a sentence disowns what follows, and the paragraph it ends with
+    folded = False  # inside a "<details>" whose "<summary>" narrows it ("Retracted figures"), to its "</details>"
     out = set()
     for i, sentence in enumerate(found.sentences):
         paragraph = found.paragraphs[i] if i < len(found.paragraphs) else -2
-        if paragraph == opened:
+        level = found.headings[i] if i < len(found.headings) else 0
+        if level and narrowed and level <= narrowed:
+            narrowed = 0  # the next heading of its level ends a narrowed section
+        if level and not narrowed and identity.narrows(sentence):
+            narrowed = level
+        if "<" in sentence and (summary := _SUMMARY.search(sentence)) is not None and identity.narrows(summary.group(1)):
+            folded = True
+        if narrowed or folded or paragraph == opened or i < disowned[0] or paragraph == disowned[1]:
             out.add(i)
+        if folded and "</details>" in sentence.lower():
+            folded = False
         elif identity.supposes(sentence):
             opened = paragraph
         if i and identity.retorts(sentence) and found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]:
             out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not."
+        if (ahead := identity.disowns_next(sentence)) == 1:
+            disowned = (i + 2, -1)  # "The next line circulated on social media last week, and it is false."
+        elif ahead == 2:  # "The following claims are myths:": the rest of its paragraph, or the next one
+            last = i + 1 >= len(found.sentences) or found.paragraphs[i + 1:i + 2] != found.paragraphs[i:i + 1]
+            disowned = (-1, paragraph + 1 if last else paragraph)
     return frozenset(out)
+
+
+# What a folded block's summary says of it: "<details><summary>Retracted figures</summary> ..."
+_SUMMARY = re.compile(r"<summary\b[^<>]{0,200}+>([^<]{0,300}+)</summary>", re.IGNORECASE)
 
 
 # A table cell that says the rest of its row is false: "| ... 198.6 GB of cache. | False |"
@@ -180,7 +205,7 @@ class Identities:
         family and version as its id gives them ("Kimi K3. A 2.8-trillion-parameter open model." for
         ".../kimi-k3-parameters"), and it and those between name no other model: the name anchors a
         sentence naming nothing as a claim of its group would."""
-        marks = identity.claim_marks(view.result.id, view.result.sources)
+        marks = identity.claim_marks(view.result.id, view.result.sources, view.result.about)
         if not marks or not all(version for _, version, _ in marks):
             return False
         own = identity.kin(frozenset(m[0] for m in marks))
@@ -188,7 +213,7 @@ class Identities:
             named = identity.named_in(sentences[k])
             if named - own:
                 return False
-            if named and identity.fits(marks, sentences[k]) and any(
+            if named and identity.fits(marks, sentences[k], identity.claim_editions(view.result.about)) and any(
                     f in own and v for f, v, _ in identity.mentions_in(sentences[k])):
                 return True
         return False
@@ -209,9 +234,10 @@ class Identities:
         maker. The weights are 29.5 GB." is not "qwen25-14b-weights-gb"'s). A claim whose id names no
         family but a device (".../h100-memory") is held to the nearest device named (``_of_device``). Not
         asked of a group's own text (``--issue``)."""
-        return [[v for v in views if (not (marks := identity.claim_marks(v.result.id, v.result.sources))
+        return [[v for v in views if (not (marks := identity.claim_marks(v.result.id, v.result.sources, v.result.about))
                  or self._of_family(sentences, accepted, i, marks, v.result.group,
-                                    identity.kin(frozenset(m[0] for m in marks))))
+                                    identity.kin(frozenset(m[0] for m in marks)),
+                                    identity.claim_editions(v.result.about)))
                  and (marks or not (devices := identity.id_devices(v.result.id))
                       or self._of_device(sentences, i, devices))]
                 for i, views in enumerate(accepted)]
@@ -239,7 +265,8 @@ class Identities:
         return True
 
     def _of_family(self, sentences: tuple[str, ...], accepted: list[list[match.ClaimView]], i: int,
-                   marks: tuple[tuple[str, str, str], ...], group: str, own: frozenset[str]) -> bool:
+                   marks: tuple[tuple[str, str, str], ...], group: str, own: frozenset[str],
+                   editions: frozenset[str] = frozenset()) -> bool:
         passing = False
         for step, k in enumerate(self._back(i, PASSING_BACK)):
             if not passing and step > SUBJECT_BACK:
@@ -248,7 +275,7 @@ class Identities:
                 else identity.models_in(sentences[k])
             if not named:
                 continue
-            if own & named and identity.fits(marks, sentences[k]):  # its family, and not another
+            if own & named and identity.fits(marks, sentences[k], editions):  # its family, not another
                 return True                                           # model of it ("Qwen3-8B", "qwen25-14b")
             if step == 0 or not any(w.result.group == group for w in accepted[k]):
                 return False

@@ -172,7 +172,8 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
 _TURNING = frozenset({
     # another time: a draft, a plan ("Last year, ...", "In the prototype, ...", "Eventually, ...")
     "last", "eventually", "someday", "prototype", "preview", "beta", "alpha", "formerly", "previously",
-    "originally", "earliest", "roadmap", "planned", "upcoming", "future",
+    "originally", "earliest", "roadmap", "planned", "upcoming", "future", "tomorrow", "soon", "year", "years",
+    "month", "months", "decade",  # "Next year, ...", "In a few months, ..."
     # a belief or a report, not the fact ("Many readers wrongly believe that ...", "A viral thread insisted
     # that ...", "Yeah, right: ...", "..., and pigs fly")
     "believe", "believes", "believed", "think", "thinks", "insisted", "insists", "yeah", "pigs", "regret",
@@ -318,10 +319,35 @@ def _marks(parts: list[str], within: int = 0) -> tuple[str, str]:
 def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
     """Each model a sentence names, as (family, version, size) (``_marks``): "Qwen3-8B" ("qwen", "3", "8"),
     "Llama 3 70B" ("llama", "3", "70"), "Qwen" ("qwen", "", ""). A family is named as ``families_in`` says."""
-    found: set[tuple[str, str, str]] = set()
+    return frozenset((family, version, size) for family, version, size, _ in editions_in(text))
+
+
+# The words that tell editions of one version and size apart ("DeepSeek-V4.1-Flash" and "-Pro",
+# "Qwen2.5-14B-Instruct" and "-Instruct-1M"), and a context length written into a name ("1M", "128K")
+EDITIONS = frozenset({"flash", "pro", "lite", "mini", "nano", "max", "plus", "turbo", "ultra", "base", "instruct",
+                      "chat", "coder", "math", "vl", "air", "distill", "omni", "thinking", "reasoning", "it"})
+_CONTEXT_EDITION = re.compile(r"\d{1,4}+[km]")
+
+
+def _edition(part: str, glued: bool) -> str | None:
+    """``part`` as an edition word of a name (``EDITIONS``, ``_CONTEXT_EDITION``), lower-cased; a word after
+    the name only capitalised ("DeepSeek V4.1 Pro", not "V4.1 max context")."""
+    lowered = part.lower()
+    if _CONTEXT_EDITION.fullmatch(lowered):
+        return lowered
+    if lowered in EDITIONS and (not glued or part[:1].isupper()):
+        return lowered
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def editions_in(text: str) -> frozenset[tuple[str, str, str, frozenset[str]]]:
+    """Each model a sentence names, as ``mentions_in`` reads it, with the edition words of its name
+    (``EDITIONS``): "DeepSeek-V4.1-Pro" ("deepseek", "41", "", {"pro"})."""
+    found: set[tuple[str, str, str, frozenset[str]]] = set()
     text = text.translate(_HYPHENS)
     if not text.isascii():
-        found.update((family, "", "") for name, family in _CJK_FAMILIES.items() if name in text)
+        found.update((family, "", "", frozenset()) for name, family in _CJK_FAMILIES.items() if name in text)
     tokens = list(_TOKEN.finditer(text))
     words = [m.group() for m in tokens]
     for index, word in enumerate(words):
@@ -348,8 +374,26 @@ def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
             version, size = _marks(parts, within)
             if not version and size and _FIRST.fullmatch(rest) is not None:
                 version = "1"  # "Qwen-14B", the 2023 original, is not Qwen2.5-14B
-            found.add((family, version, size))
+            editions = frozenset(e for i, part in enumerate(parts) if (e := _edition(part, i >= within)) is not None)
+            found.add((family, version, size, editions))
     return frozenset(found)
+
+
+def claim_editions(about: str | None) -> frozenset[str]:
+    """The edition words of the model a claim's record names in ``about`` ("Qwen2.5-14B-Instruct-1M":
+    {"instruct", "1m"}); none without ``about``."""
+    if not about:
+        return frozenset()
+    return frozenset().union(*(e for f, _, _, e in editions_in(about) if f not in HARDWARE and f not in MAKERS))
+
+
+def _same_edition(mine: frozenset[str], named: frozenset[str]) -> bool:
+    """Whether a model named with the edition words ``named`` may be the claim's edition ``mine``: any where
+    either names none; else none that the claim's lacks ("-Pro" is not "-Flash"), and no context length left
+    out ("Qwen2.5-14B-Instruct", the standard edition, is not "-Instruct-1M"; "Qwen2.5-14B-1M" may be)."""
+    if not mine or not named:
+        return True
+    return named <= mine and not any(_CONTEXT_EDITION.fullmatch(word) for word in mine - named)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -413,7 +457,9 @@ def linked_in(text: str) -> frozenset[str]:
 # sibling is the one most teams deploy.", "The model that replaced it ...", "Our own fine-tune of its
 # predecessor ...", "The community's 4-bit fork ...": what follows is about that one (``models_in``)
 _UNNAMED = re.compile(r"\b(?:successors?|predecessors?|siblings?|fine-?tunes?\s++of|forks?|distilled|replaced\s++it"
-                      r"|replacement|(?:the|an)\s++other\s++model|another\s++model|a\s++different\s++model)\b",
+                      r"|replacement|(?:the|an)\s++other\s++model|another\s++model|a\s++different\s++model"
+                      # a model of one's own, or known by a code name ("Our own in-house model, code-named bluebird")
+                      r"|in-house|code-?named|codenamed|(?:our|their|my)\s++own\s++(?:[\w-]++\s++)?model)\b",
                       re.IGNORECASE)
 
 
@@ -443,22 +489,27 @@ def id_marks(claim_id: str) -> tuple[tuple[str, str, str], ...]:
     return tuple((family,) + marks for family, marks in found.items())
 
 
-def _agree(mine: tuple[str, str], named: tuple[str, str]) -> bool:
+def _agree(mine: tuple[str, str], named: tuple[str, str], *, exact: bool = False) -> bool:
     """Whether a model named as ``named`` (version, size) could be the one marked ``mine``: sizes equal and
     the version named the start of the claim's ("Llama 3" may be Llama 3.1; "V4.1-Flash" is not V4-Flash),
-    each where both say it."""
+    or, ``exact``, the claim's version itself ("Qwen 2, the older family"), each where both say it."""
     (version, size), (other_version, other_size) = mine, named
     return (not size or not other_size or size == other_size) and (
-        not version or not other_version or version.startswith(other_version))
+        not version or not other_version or version == other_version
+        or (not exact and version.startswith(other_version)))
 
 
-def claim_marks(claim_id: str, sources: tuple[str, ...] = ()) -> tuple[tuple[str, str, str], ...]:
-    """The model a claim is about, as ``id_marks`` reads it from its id; where the id names no family but
+def claim_marks(claim_id: str, sources: tuple[str, ...] = (), about: str | None = None) \
+        -> tuple[tuple[str, str, str], ...]:
+    """The model a claim is about, as ``id_marks`` reads it from its id; where the id names none, as its record's
+    ``about`` names it ("DeepSeek-V4.1-Flash": ("deepseek", "41", "")); where neither does but the id
     starts with a version ("hundred-messages/v41-40-layers", "v4-flash-about-3-5kb"), that version of the
     one family of models (no maker or hardware) its sources name ("deepseek-v41-flash-tech-report":
     ("deepseek", "41", "")); none where they name several, or the id no version (a claim of a generic
     fact, "fp8-halves", may rest on one model's report)."""
     marks = id_marks(claim_id)
+    if not marks and about:
+        marks = tuple(sorted(m for m in mentions_in(about) if m[0] not in HARDWARE and m[0] not in MAKERS))
     if marks or not sources:
         return marks
     lead = _ID_VERSION.match(claim_id.rsplit("/", 1)[-1].lower())
@@ -485,16 +536,25 @@ def id_devices(claim_id: str) -> frozenset[str]:
     return devices_in(claim_id.rsplit("/", 1)[-1].replace("-", " "))
 
 
-def fits(marks: tuple[tuple[str, str, str], ...], text: str) -> bool:
+def fits(marks: tuple[tuple[str, str, str], ...], text: str, editions: frozenset[str] = frozenset()) -> bool:
     """Whether the models ``text`` names of the families in ``marks`` (``claim_marks``) may be the claim's
     own: not when each is another model of the family ("Qwen3-8B" for ".../qwen25-14b-weights-gb",
-    "Llama 3 70B" for "llama3-8b"); a family named without a version or size may be any of its models."""
-    mentions = mentions_in(text)
+    "Llama 3 70B" for "llama3-8b"), nor another edition of it than ``editions`` (``claim_editions``:
+    "DeepSeek-V4.1-Pro" for a claim about "DeepSeek-V4.1-Flash"); a family named without a version or size
+    may be any of its models."""
+    mentions = editions_in(text)
+    exact = _GENERATION.search(text) is not None
     for family, version, size in marks:
-        named = [(v, s) for f, v, s in mentions if f == family]
-        if named and not any(_agree((version, size), other) for other in named):
+        named = [(v, s, e) for f, v, s, e in mentions if f == family]
+        if named and not any(_agree((version, size), (v, s), exact=exact) and _same_edition(editions, e)
+                             for v, s, e in named):
             return False
     return True
+
+
+# A family named as another generation of it: "Qwen 2, the older family, ..." is not Qwen2.5
+_GENERATION = re.compile(r"\b(?:older|earlier|previous|prior|newer|later|next|last|original)\s++(?:family|generation"
+                         r"|series|line|release|version|model)s?\b", re.IGNORECASE)
 
 
 def names(shape: Shape) -> bool:
@@ -555,10 +615,75 @@ def retorts(sentence: str) -> bool:
     return _RETORT.fullmatch(sentence) is not None
 
 
+# An imperative that changes what is counted: "Now take a single layer on its own.", "Switch the cache to FP8
+# and redo the sum.", "Put two H100s in the box.", "Serve thirty-two users at once ..."; it sets the scope of
+# what follows when it sets an amount or a format (``_AMOUNT``) and names no model ("Take Qwen3-8B and its
+# published configuration." says what the text is about; "Shrink a term." sets nothing)
+_IMPERATIVE = re.compile(
+    r"[\W_]*+(?:(?:now|then|so|next|and|first|finally|instead|again|but)\b,?\s++)?(?:take|switch|serve|put|drop"
+    r"|halve|double|triple|quadruple|quanti[sz]e|shard|split|swap|replace|change|cut|raise|lower|increase"
+    r"|decrease|reduce|extend|shrink|add|remove|move|offload|spread|run|set|turn|keep|store|load|fit|pack|scale"
+    r"|compress|batch|stretch|bump|trim|give|make|limit|cap|restrict|count)\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty"
+                     r"|thirty|forty|fifty|sixty|hundred|thousand|million|single|half|quarter|third|eighth|twice"
+                     r"|fp\d++|int\d++|bf16|fp16|bits?|bytes?|[\w-]++-(?:bit|byte))\b", re.IGNORECASE)
+
+
 def supposes(sentence: str) -> bool:
     """Whether ``sentence`` opens a supposition (``_SUPPOSE``): "Now suppose Qwen had kept ...", "Or
-    imagine a 4-bit build of the same model.", "What if the window were only 131,072 tokens?"."""
-    return _SUPPOSE.search(sentence) is not None
+    imagine a 4-bit build of the same model.", "What if the window were only 131,072 tokens?"; or sets
+    another scope by an imperative (``_IMPERATIVE``): "Now take a single layer on its own."."""
+    if _SUPPOSE.search(sentence) is not None:
+        return True
+    return _IMPERATIVE.match(sentence) is not None and _AMOUNT.search(sentence) is not None \
+        and not named_in(sentence)
+
+
+# A heading that narrows the section below it to a build before release, a plan, a condition or a disowned
+# figure: "### The 6.7x figure was measured on the preview build", "## Myths", "## Under FP8", "## What if
+# ...". Not a time before: a history's section ("DeepSeek's Two Earlier Steps") is about the models it names.
+_NARROWING = re.compile(
+    r"\b(?:preview|beta|alpha|prototype|planned|upcoming|roadmap|next\s++year|hypothetical|speculative|speculation"
+    r"|leaked|leaks|did\s++not\s++survive|didn't\s++survive"
+    r"|(?:under|with|at|in|using|for)\s++(?:fp\d++|int\d++|\d++-bit|bf16|fp16|awq|gptq|gguf|quanti[sz]ation|one\s++(?:card|gpu|layer)))\b",
+    re.IGNORECASE)
+
+
+# A short heading that calls its section false: "## Myths", "## Debunked claims" (a title such as "Five things
+# people get wrong about Qwen's cache" heads the corrections too)
+_FALSE_SECTION = re.compile(r"\b(?:myths?|false|wrong|untrue|incorrect|rumou?rs?|rumou?red|debunked|retracted|fake"
+                            r"|bogus|not\s++true)\b", re.IGNORECASE)
+SHORT_HEADING = 5  # words
+
+
+def narrows(heading: str) -> bool:
+    """Whether a heading sets what its section says apart from the ledger's claims (``_NARROWING``, a
+    supposition, or a short heading calling it false): what stands below it, to the next heading of its
+    level or above, is no claim's."""
+    if _NARROWING.search(heading) is not None or supposes(heading):
+        return True
+    return _FALSE_SECTION.search(heading) is not None and len(heading.lstrip("# ").split()) <= SHORT_HEADING
+
+
+# A sentence that disowns what comes next: "The next line circulated on social media last week, and it is
+# false.", "The following claims are myths:"; the next sentence (one line) or the rest of the passage (several)
+_FORWARD = re.compile(r"\b(?:(?:next|following)\s++(?:lines?|sentences?|claims?|figures?|numbers?|statements?"
+                      r"|quotes?|paragraphs?|posts?|tweets?|ones?)|what\s++follows|(?:lines?|claims?|figures?"
+                      r"|sentences?|statements?|numbers?)\s++below)\b", re.IGNORECASE)
+_DISOWNING = re.compile(r"\b(?:false|wrong|untrue|incorrect|myths?|rumou?r(?:s|ed)?|debunked|fake|bogus|nonsense"
+                        r"|misleading|mistaken|retracted|inaccurate|not\s++true|isn't\s++true|never\s++true"
+                        r"|does\s++not\s++hold|doesn't\s++hold)\b", re.IGNORECASE)
+
+
+def disowns_next(sentence: str) -> int:
+    """How much of what follows ``sentence`` it disowns (``_FORWARD`` and ``_DISOWNING``): 1, the next
+    sentence ("The next line ... is false."); 2, the rest of its passage ("The following claims are
+    myths:"); 0, nothing."""
+    forward = _FORWARD.search(sentence)
+    if forward is None or _DISOWNING.search(sentence) is None:
+        return 0
+    said = forward.group().lower()
+    return 1 if re.search(r"\b(?:line|sentence|claim|figure|number|statement|quote|post|tweet|one)$", said) else 2
 
 
 def _conditioned(tokens: tuple[str, ...], start: int, end: int) -> bool:
