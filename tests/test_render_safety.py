@@ -20,6 +20,7 @@ SCRIPT = '<script>alert("x")</script>'
 def hostile(report):
     """The fixture report with markup and a javascript: URL in every kind of record text."""
     claims = [replace(c, said=f"{SCRIPT} said", notes=f"{SCRIPT} notes", figure=c.figure and f"{c.figure}<b>",
+                      about=f"{SCRIPT} 1",
                       cites=tuple(replace(x, text=f"{SCRIPT} quote") for x in c.cites))
               for c in report.claims]
     claims.append(replace(claims[0], id='kv/"><img src=x onerror=alert(1)>', used_by=(), uses=()))
@@ -44,6 +45,7 @@ def test_markup_in_records_shows_as_text_and_javascript_urls_are_not_linked(tmp_
     claim = (site / "claims" / "kv--per-token.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; said" in claim
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; quote" in claim
+    assert '<dt>About</dt><dd class="about">&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; 1</dd>' in claim
     source = (site / "sources" / "blog.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; title" in source
     assert '<span class="unlinked">javascript:alert(1)</span> (not linked' in source

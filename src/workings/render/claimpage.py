@@ -76,6 +76,8 @@ class ClaimPages:
         if v["basis"]:
             basis = f'<dt>Basis</dt><dd class="basis" data-basis="{e(v["basis"])}">{e(v["basis"])}' + \
                 (f": {e(v['basis_note'])}" if v["basis_note"] else "") + "</dd>"
+        if claim.about:  # the model the record says the claim is about
+            label = f'<dt>About</dt><dd class="about">{e(claim.about)}</dd>\n' + label
         comparison, result = v["comparison"], v["result"]
         if comparison:
             c = comparison
