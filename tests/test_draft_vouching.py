@@ -884,6 +884,7 @@ def test_the_claims_own_model_named_just_before_anchors_a_short_sentence(repo_re
     ("Take Qwen2.5-14B-Instruct-1M as released.", "backed"),   # names the model: says what the text is about
     ("Shrink a term.", "backed"),                              # the KV article's step: sets no amount
     ("Read the config.", "backed"),
+    ("Count the layers: there are 48.", "backed"),             # counting sets no scope
 ])
 def test_an_imperative_that_sets_an_amount_or_a_format_scopes_what_follows(tmp_ledger, between, status):
     """A reviewer's third round: "Now take a single layer on its own. At the full window, ..." was Qwen's

@@ -57,17 +57,16 @@ def _supposed(found: Found) -> frozenset[int]:
             folded = True
         if narrowed or folded or paragraph == opened or i < disowned[0] or paragraph == disowned[1]:
             out.add(i)
-        if folded and "</details>" in sentence.lower():
-            folded = False
         elif identity.supposes(sentence):
             opened = paragraph
+        if folded and "</details>" in sentence.lower():
+            folded = False
         if i and identity.retorts(sentence) and found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]:
             out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not."
         if (ahead := identity.disowns_next(sentence)) == 1:
             disowned = (i + 2, -1)  # "The next line circulated on social media last week, and it is false."
-        elif ahead == 2:  # "The following claims are myths:": the rest of its paragraph, or the next one
-            last = i + 1 >= len(found.sentences) or found.paragraphs[i + 1:i + 2] != found.paragraphs[i:i + 1]
-            disowned = (-1, paragraph + 1 if last else paragraph)
+        elif ahead == 2 and i + 1 < len(found.paragraphs):  # "The following claims are myths.": the rest of
+            disowned = (-1, found.paragraphs[i + 1])      # its paragraph, or the next one where it ends its own
     return frozenset(out)
 
 

@@ -623,7 +623,7 @@ _IMPERATIVE = re.compile(
     r"[\W_]*+(?:(?:now|then|so|next|and|first|finally|instead|again|but)\b,?\s++)?(?:take|switch|serve|put|drop"
     r"|halve|double|triple|quadruple|quanti[sz]e|shard|split|swap|replace|change|cut|raise|lower|increase"
     r"|decrease|reduce|extend|shrink|add|remove|move|offload|spread|run|set|turn|keep|store|load|fit|pack|scale"
-    r"|compress|batch|stretch|bump|trim|give|make|limit|cap|restrict|count)\b", re.IGNORECASE)
+    r"|compress|batch|stretch|bump|trim|give|make|limit|cap|restrict)\b", re.IGNORECASE)
 _AMOUNT = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty"
                      r"|thirty|forty|fifty|sixty|hundred|thousand|million|single|half|quarter|third|eighth|twice"
                      r"|fp\d++|int\d++|bf16|fp16|bits?|bytes?|[\w-]++-(?:bit|byte))\b", re.IGNORECASE)
