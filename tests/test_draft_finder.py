@@ -1094,3 +1094,8 @@ def test_bytes_written_in_lower_case_are_bytes(text, figures, equations):
 ])
 def test_a_fraction_with_a_slash_a_bare_scale_and_a_variant_name(text, expected):
     assert [(f.text, f.value) for f in find_figures(text, markdown=True).figures] == expected
+
+
+def test_kibibytes_in_lower_case_are_kibibytes():
+    """A reviewer's fifth round: "That is 192 kib." was a bare 192."""
+    assert [(f.text, f.unit) for f in find_figures("That is 192 kib.", markdown=True).figures] == [("192 kib", "KiB")]

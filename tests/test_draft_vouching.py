@@ -1042,3 +1042,86 @@ def test_a_claims_editions_are_read_off_its_about(about, editions):
     from workings.draft import identity
 
     assert identity.claim_editions(about) == editions
+
+
+# A reviewer's fifth round, on the rules above: each case fails on the code before its fix.
+_SAID = "At the full window, one chat needs 198.6 GB of cache."
+
+@pytest.mark.parametrize("heading, status", [
+    ("## If Qwen had shipped a two-million-token window", "unbacked"),
+    ("## Unconfirmed chatter", "unbacked"),
+    ("## What the 2027 refresh is expected to look like", "unbacked"),
+    ("## Our April Fools' edition", "unbacked"),
+    ("## Numbers from the leaked beta checkpoint", "unbacked"),
+    ("## A preview of what Qwen2.5 changed", "backed"),            # "a preview of" is an overview
+    ("## The window myth, checked", "backed"),                     # a myth checked, the facts below
+    ("## The myth of the small cache", "backed"),
+    ("## True or false: the launch numbers", "backed"),
+])
+def test_more_headings_that_narrow_and_some_that_do_not(tmp_ledger, heading, status):
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(f"{heading}\n\n{_CLAIM}", report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("between, status", [
+    ("Now prune the model hard.", "unbacked"), ("Widen the sliding window.", "unbacked"),
+    ("Offload the weights to the host.", "unbacked"), ("Distil it into a small student.", "unbacked"),
+    ("Drop grouped-query attention and redo the sum.", "unbacked"),
+    ("Shrink a term.", "backed"), ("Check the fit.", "backed"),
+])
+def test_an_imperative_that_changes_the_model_scopes_what_follows(tmp_ledger, between, status):
+    """Imperatives with no amount or format ("Now prune the model hard.") set no scope before."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {between} At the full window, one chat needs 198.6 GB of cache.\n", report,
+                       markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("markup, status", [
+    ("> [!WARNING] Outdated\n> {}", "unbacked"),
+    (":::danger Retracted\n{}\n:::", "unbacked"),
+    ('<div class="outdated">\n{}\n</div>', "unbacked"),
+    ("<details>\n<summary>Superseded numbers</summary>\n\n{}\n\n</details>", "unbacked"),
+    ("<blockquote>\n<p><strong>Rumour:</strong></p>\n<p>{}</p>\n</blockquote>", "unbacked"),
+    ("> [!NOTE] From the card\n> {}", "backed"),
+])
+def test_admonitions_labels_and_classes_that_withdraw_a_passage(tmp_ledger, markup, status):
+    report = _families_ledger(tmp_ledger)
+    draft = QWEN + "\n\n" + markup.format(_CLAIM.replace(QWEN + " ", "").strip()) + "\n"
+    found = [f.status for f in check_text(draft, report, markdown=True).figures if f.text == "198.6 GB"]
+    assert found in ([status], [] if status == "unbacked" else [status])
+
+
+@pytest.mark.parametrize("draft, status", [
+    (f"{QWEN} Do not trust the next sentence. {_SAID}\n", "unbacked"),
+    (f"{QWEN} The sentence after this one is an April Fools' joke. {_SAID}\n", "unbacked"),
+    (f"{QWEN} Scratch the next figure, it was never checked. {_SAID}\n", "unbacked"),
+    (f"{QWEN} Everything from here to the end of this paragraph is satire. {_SAID}\n", "unbacked"),
+    (f"{_CLAIM.strip()} Nope. We got that wrong.\n", "unbacked"),
+    (f"{_CLAIM.strip()} Or so we thought.\n", "unbacked"),
+    (f"{_CLAIM.strip()} That was a typo.\n", "unbacked"),
+    (f"{_CLAIM.strip()} That is more than the weights.\n", "backed"),
+])
+def test_more_ways_a_sentence_disowns_the_next_or_the_last(tmp_ledger, draft, status):
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("before, figure, status", [
+    ("DeepSeek-V4.1-Flash is the model. The Pro variant is built differently.", "40", "unbacked"),
+    ("DeepSeek-V4.1-Flash is the model. The Flash variant is the one we run.", "40", "backed"),
+])
+def test_an_edition_named_without_its_family(repo_report, before, figure, status):
+    draft = f"{before} The 40 layers are cut in half: the first 20 act as the encoder, the last 20 as the decoder.\n"
+    assert [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == figure][0] == status
+
+
+@pytest.mark.parametrize("before, status", [
+    ("The 128K build is the one most people run.", "unbacked"),
+    ("Then there is the student, a 3B model distilled from Qwen2.5-14B-Instruct-1M.", "unbacked"),
+    ("Qwen2.5-14B-Instruct-1M is built on Qwen2.5-14B.", "backed"),     # names its own model first
+])
+def test_another_build_or_a_model_made_from_the_claims(repo_report, before, status):
+    draft = f"Qwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 tokens. {before} Its config.json " \
+            "gives 48 layers and 8 KV heads.\n"
+    assert _figure(check_text(draft, repo_report, markdown=True), "48").status == status

@@ -270,10 +270,14 @@ class Identities:
         for step, k in enumerate(self._back(i, PASSING_BACK)):
             if not passing and step > SUBJECT_BACK:
                 return True  # no model named near: the sentence is as it was read
+            if editions and not identity.same_edition_named(editions, sentences[k]):
+                return False  # "The Pro variant is built differently." before a claim about V4.1-Flash
             named = identity.named_in(sentences[k]) if step == 0 \
                 else identity.models_in(sentences[k])
             if not named:
                 continue
+            if identity.derived_from(own, sentences[k]):
+                return False  # "Then there is the student, a 3B model distilled from Qwen2.5-14B-Instruct-1M."
             if own & named and identity.fits(marks, sentences[k], editions):  # its family, not another
                 return True                                           # model of it ("Qwen3-8B", "qwen25-14b")
             if step == 0 or not any(w.result.group == group for w in accepted[k]):

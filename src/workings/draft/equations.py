@@ -76,7 +76,7 @@ _NUM = (r"(?:\d{1,3}(?:(?:,|\{,\}|\\,|[\u00a0\u202f\u2009](?=\d{3}(?!\d)))\d{3})
         r"(?:\.\d++)?+(?:[eE][+-]?+\d{1,2}+(?!\w|\.\d))?+")
 # "2 gigabytes" too, and bytes in Chinese, Japanese and Korean ("14,000,000,000 字节", "バイト", "바이트")
 _CJK_BYTES = ("字节", "字節", "バイト", "바이트")
-_BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B|kb|mb|gb|tb|" + "|".join(_CJK_BYTES) + ")"
+_BYTES = r"(?:(?:[Kk]ilo|[Mm]ega|[Gg]iga|[Tt]era|[Pp]eta)?bytes?|[kKMGTP]i?B|B|kib|mib|gib|tib|kb|mb|gb|tb|" + "|".join(_CJK_BYTES) + ")"
 # "128K", "1M", "24G" (not before a word: "4G network"); "128k" and "1m" before tokens or a context ("2k =
 # 16" is algebra); "70B params" and "1.8T parameters" before a count of parameters
 _SUFFIXES = (r"[KM](?![A-Za-z])|G(?![A-Za-z]|\s++[A-Za-z])|[km](?=(?:\s*+|-)(?:tokens?|context|ctx)\b)"
@@ -315,8 +315,8 @@ def _term(match: re.Match[str], paragraph: Paragraph) -> _Term:
     unit = found.group() if (found := _UNIT.search(match.group("unit") or "")) else ""
     if unit in _CJK_BYTES:
         unit = "bytes"
-    elif unit in ("kb", "mb", "gb", "tb"):  # "800kb", "1.6gb": bytes in lower case, as the finder reads them
-        unit = unit.upper()
+    elif unit in ("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib"):  # "800kb", "192 kib": bytes in lower
+        unit = unit.upper() if len(unit) == 2 else unit[0].upper() + "i" + "B"   # case, as the finder reads them
     elif len(unit) > 5:  # "kilobytes", "Gigabyte": as their symbols
         unit = _SPELLED[unit[:4].lower()]
     suffix = "%" if (match.group("suffix") or "").endswith("%") else match.group("suffix") or ""

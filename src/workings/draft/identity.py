@@ -379,6 +379,36 @@ def editions_in(text: str) -> frozenset[tuple[str, str, str, frozenset[str]]]:
     return frozenset(found)
 
 
+# An edition named without its family: "The Pro variant is built differently.", "The 128K build is the one most
+# people run."
+_EDITION_NAMED = re.compile(r"\b([\w-]{2,12}+)\s++(?:variant|version|edition|build|checkpoint|release)s?\b",
+                            re.IGNORECASE)
+
+
+def same_edition_named(editions: frozenset[str], text: str) -> bool:
+    """Whether every edition ``text`` names without a family ("the Pro variant", "the 128K build") may be the
+    claim's (``editions``, from its ``about``; ``_same_edition``)."""
+    for match in _EDITION_NAMED.finditer(text):
+        word = _edition(match.group(1), False)
+        if word is not None and not _same_edition(editions, frozenset({word})):
+            return False
+    return True
+
+
+# Another model made from the one named: "a 3B model distilled from Qwen2.5-14B-Instruct-1M", "a fork of Qwen"
+_DERIVED = re.compile(r"\b(?:distill?ed|fine-?tuned|forked|pruned|derived|trained|built)\s++(?:\w++\s++)?(?:from|of|on)\b"
+                      r"|\b(?:fine-?tunes?|forks?|derivatives?|students?)\s++of\b", re.IGNORECASE)
+
+
+def derived_from(own: frozenset[str], text: str) -> bool:
+    """Whether ``text`` speaks of a model made from the claim's (its family ``own`` named only after "distilled
+    from", "a fork of", ...): the sentence is about that other model ("Then there is the student, a 3B model
+    distilled from Qwen2.5-14B-Instruct-1M."), not about the one it names ("Qwen2.5-14B-Instruct-1M is built on
+    Qwen2.5-14B" names its own first)."""
+    found = _DERIVED.search(text)
+    return found is not None and not (families_in(text[:found.start()]) & own) and bool(families_in(text) & own)
+
+
 def claim_editions(about: str | None) -> frozenset[str]:
     """The edition words of the model a claim's record names in ``about`` ("Qwen2.5-14B-Instruct-1M":
     {"instruct", "1m"}); none without ``about``."""
@@ -597,22 +627,33 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
 
 # A sentence opening a supposition: what follows it in its paragraph is said of the supposed thing
 _SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|roadmap|forecasts?"
-                      r"|expects?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like"
+                      r"|expect(?:s|ed)?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like"
                       # or sets another scope for what follows: "every figure below is for one card", "We
                       # ran the AWQ build, quantised to four bits.", "Store everything in BF16 instead."
-                      r"|from\s++here\s++on|(?:every|each|all)\s++(?:figure|number)s?\s++below"
-                      r"|quanti[sz]ed|shard(?:ed)?)\b|\binstead[.!]?\W*$",
+                      r"|from\s++here\s++(?:on|to|until)|(?:every|each|all)\s++(?:figure|number)s?\s++below"
+                      r"|quanti[sz]ed|shard(?:ed)?"
+                      # or says it is not meant as fact: "... to the end of this paragraph is satire."
+                      r"|satire|satirical|parody|spoof|april\s++fools?['’]?)\b|\binstead[.!]?\W*$"
+                      # or labels what follows false ("**Rumour:** ...", "> [!WARNING] Outdated", ":::danger Retracted")
+                      r"|(?:^|[>*_(])\s*+(?:rumou?rs?|myths?|false|fake|outdated|obsolete|superseded|retracted|unconfirmed)"
+                      r"[*_\s]{0,4}+(?:</\w{1,10}+>)?+\s*+:",
                       re.IGNORECASE)
 
 
 # A short sentence after one that takes it back: "Its config.json gives 48 layers ... Not.", "... As if."
-_RETORT = re.compile(r"[\s*_]*+(?i:not|as\s++if|right|yeah,?\s++right|sure|not\s++really|or\s++not|kidding|jk)"
-                     r"[.!]*+[\s*_]*+")
+_RETORT = re.compile(r"[\s*_]*+(?i:not|as\s++if|right|yeah,?\s++right|sure|not\s++really|or\s++not|kidding|jk|nope"
+                     r"|or\s++so\s++we\s++thought)[.!]*+[\s*_]*+")
+# A sentence that says the one before it is false: "We got that wrong.", "That was a typo.", "That figure is a myth."
+_TAKEN_BACK = re.compile(
+    r"[\W_]*+(?:we\s++got\s++(?:that|it|this)\s++wrong|(?:that|this|it)(?:\s++(?:figure|number|line|sentence|claim))?"
+    r"\s++(?:is|was|'s|’s)\s++(?:(?:simply|plainly|just)\s++)?+(?:false|wrong|untrue|incorrect|not\s++true|nonsense"
+    r"|a\s++(?:typo|myth|joke|mistake|rumou?r|hoax))\b)", re.IGNORECASE)
 
 
 def retorts(sentence: str) -> bool:
-    """Whether ``sentence`` takes back the one before it (``_RETORT``)."""
-    return _RETORT.fullmatch(sentence) is not None
+    """Whether ``sentence`` takes back the one before it: a retort (``_RETORT``: "Not.", "Nope.", "Or so we
+    thought.") or a sentence calling it false (``_TAKEN_BACK``: "We got that wrong.", "That was a typo.")."""
+    return _RETORT.fullmatch(sentence) is not None or _TAKEN_BACK.match(sentence) is not None
 
 
 # An imperative that changes what is counted: "Now take a single layer on its own.", "Switch the cache to FP8
@@ -623,7 +664,16 @@ _IMPERATIVE = re.compile(
     r"[\W_]*+(?:(?:now|then|so|next|and|first|finally|instead|again|but)\b,?\s++)?(?:take|switch|serve|put|drop"
     r"|halve|double|triple|quadruple|quanti[sz]e|shard|split|swap|replace|change|cut|raise|lower|increase"
     r"|decrease|reduce|extend|shrink|add|remove|move|offload|spread|run|set|turn|keep|store|load|fit|pack|scale"
-    r"|compress|batch|stretch|bump|trim|give|make|limit|cap|restrict)\b", re.IGNORECASE)
+    r"|compress|batch|stretch|bump|trim|give|make|limit|cap|restrict|prune|distil|distill|rebuild|retrain|widen"
+    r"|narrow|shorten|lengthen|grow|disable|enable|freeze|merge|fuse|convert)\b", re.IGNORECASE)
+# or, for a verb that changes the model, names what of it is changed ("Now prune the model hard.", "Widen the
+# sliding window.", "Offload the weights to the host.", "Distil it into a small student."): not "a term"
+_CHANGING = re.compile(
+    r"[\W_]*+(?:(?:now|then|so|next|and|first|finally|instead|again|but)\b,?\s++)?(?:drop|halve|double|quanti[sz]e"
+    r"|shard|split|swap|replace|change|cut|raise|lower|increase|decrease|reduce|extend|shrink|remove|offload|compress"
+    r"|stretch|trim|limit|cap|restrict|prune|distil|distill|rebuild|retrain|widen|narrow|shorten|lengthen|grow|disable"
+    r"|enable|freeze|merge|fuse|convert)\b[^.!?]{0,60}?\b(?:the\s++)?(?:model|cache|attention|window|heads?|layers?"
+    r"|weights|precision|format|context|batch|users?|gpus?|cards?|experts?|kv|it|them|everything)\b", re.IGNORECASE)
 _AMOUNT = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty"
                      r"|thirty|forty|fifty|sixty|hundred|thousand|million|single|half|quarter|third|eighth|twice"
                      r"|fp\d++|int\d++|bf16|fp16|bits?|bytes?|[\w-]++-(?:bit|byte))\b", re.IGNORECASE)
@@ -635,50 +685,69 @@ def supposes(sentence: str) -> bool:
     another scope by an imperative (``_IMPERATIVE``): "Now take a single layer on its own."."""
     if _SUPPOSE.search(sentence) is not None:
         return True
-    return _IMPERATIVE.match(sentence) is not None and _AMOUNT.search(sentence) is not None \
-        and not named_in(sentence)
+    return (_IMPERATIVE.match(sentence) is not None and _AMOUNT.search(sentence) is not None
+            or _CHANGING.match(sentence) is not None) and not named_in(sentence)
 
 
 # A heading that narrows the section below it to a build before release, a plan, a condition or a disowned
 # figure: "### The 6.7x figure was measured on the preview build", "## Myths", "## Under FP8", "## What if
 # ...". Not a time before: a history's section ("DeepSeek's Two Earlier Steps") is about the models it names.
 _NARROWING = re.compile(
-    r"\b(?:preview|beta|alpha|prototype|planned|upcoming|roadmap|next\s++year|hypothetical|speculative|speculation"
-    r"|leaked|leaks|did\s++not\s++survive|didn't\s++survive"
+    r"\b(?:(?:the|in|during|on|from)\s++(?:(?:closed|open|public|private|early)\s++)?+(?:preview|beta|alpha|prototype)"
+    r"|(?:preview|beta|alpha|prototype)\s++(?:build|release|version|checkpoint|model|weights|edition)"
+    r"|planned|upcoming|roadmap|next\s++year|hypothetical"
+    r"|speculative|speculation|leaked|leaks|did\s++not\s++survive|didn't\s++survive|unconfirmed|unverified"
+    r"|chatter|gossip|hearsay|outdated|obsolete|superseded|deprecated|withdrawn|retracted|satire|satirical|parody"
+    r"|spoof|april\s++fools?['’]?"
     r"|(?:under|with|at|in|using|for)\s++(?:fp\d++|int\d++|\d++-bit|bf16|fp16|awq|gptq|gguf|quanti[sz]ation|one\s++(?:card|gpu|layer)))\b",
     re.IGNORECASE)
 
 
+_IF = re.compile(r"[#\s]*+if\b", re.IGNORECASE)  # "## If Qwen had shipped a two-million-token window"
+
+
 # A short heading that calls its section false: "## Myths", "## Debunked claims" (a title such as "Five things
 # people get wrong about Qwen's cache" heads the corrections too)
-_FALSE_SECTION = re.compile(r"\b(?:myths?|false|wrong|untrue|incorrect|rumou?rs?|rumou?red|debunked|retracted|fake"
-                            r"|bogus|not\s++true)\b", re.IGNORECASE)
-SHORT_HEADING = 5  # words
+_FALSE_SECTION = re.compile(r"\b(?:myths|false|wrong|untrue|incorrect|rumou?rs|rumou?red|debunked|fake|bogus"
+                            r"|not\s++true)\b|^[#\s]*+(?:myth|rumou?r)\W*+$", re.IGNORECASE)  # "## The myth of ..." busts one
+SHORT_HEADING = 6  # words
+# unless it says the section checks them: "## The window myth, checked", "## Myths and facts"
+_CHECKED = re.compile(r"\b(?:checked|fact-?check(?:ed)?|busted|debunking|truth|true|facts?|real|actually|correct(?:ed)?"
+                      r"|vs\.?|versus)\b", re.IGNORECASE)
 
 
 def narrows(heading: str) -> bool:
     """Whether a heading sets what its section says apart from the ledger's claims (``_NARROWING``, a
     supposition, or a short heading calling it false): what stands below it, to the next heading of its
     level or above, is no claim's."""
-    if _NARROWING.search(heading) is not None or supposes(heading):
+    if _NARROWING.search(heading) is not None or supposes(heading) or _IF.match(heading) is not None:
         return True
-    return _FALSE_SECTION.search(heading) is not None and len(heading.lstrip("# ").split()) <= SHORT_HEADING
+    return _FALSE_SECTION.search(heading) is not None and len(heading.lstrip("# ").split()) <= SHORT_HEADING \
+        and _CHECKED.search(heading) is None
 
 
 # A sentence that disowns what comes next: "The next line circulated on social media last week, and it is
 # false.", "The following claims are myths:"; the next sentence (one line) or the rest of the passage (several)
 _FORWARD = re.compile(r"\b(?:(?:next|following)\s++(?:lines?|sentences?|claims?|figures?|numbers?|statements?"
                       r"|quotes?|paragraphs?|posts?|tweets?|ones?)|what\s++follows|(?:lines?|claims?|figures?"
-                      r"|sentences?|statements?|numbers?)\s++below)\b", re.IGNORECASE)
+                      r"|sentences?|statements?|numbers?)\s++(?:below|after\s++this(?:\s++one)?))\b", re.IGNORECASE)
 _DISOWNING = re.compile(r"\b(?:false|wrong|untrue|incorrect|myths?|rumou?r(?:s|ed)?|debunked|fake|bogus|nonsense"
                         r"|misleading|mistaken|retracted|inaccurate|not\s++true|isn't\s++true|never\s++true"
-                        r"|does\s++not\s++hold|doesn't\s++hold)\b", re.IGNORECASE)
+                        r"|does\s++not\s++hold|doesn't\s++hold|(?:do\s++not|don't|never)\s++(?:trust|believe|quote|use)"
+                        r"|ignore|disregard|scratch|strike|typo|joke|satire|parody|april\s++fools?|never\s++checked"
+                        r"|made\s++up|invented)\b", re.IGNORECASE)
+
+
+# An admonition's title ("[!WARNING] Outdated", ":::danger Retracted"): the text it heads, when it narrows it
+_ADMONITION_TITLE = re.compile(r"[>\s*_]{0,6}+(?:\[!\w{2,12}+\]|:::)\s*+(.{0,120})")
 
 
 def disowns_next(sentence: str) -> int:
     """How much of what follows ``sentence`` it disowns (``_FORWARD`` and ``_DISOWNING``): 1, the next
     sentence ("The next line ... is false."); 2, the rest of its passage ("The following claims are
-    myths:"); 0, nothing."""
+    myths:"), as does an admonition's title that narrows it ("> [!WARNING] Outdated"); 0, nothing."""
+    if (title := _ADMONITION_TITLE.match(sentence)) is not None:
+        return 2 if narrows(title.group(1)) or _FALSE_SECTION.search(title.group(1)) else 0
     forward = _FORWARD.search(sentence)
     if forward is None or _DISOWNING.search(sentence) is None:
         return 0

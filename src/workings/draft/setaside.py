@@ -107,8 +107,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
                           # line-through">', "<div hidden>": a reader never sees it as printed) or one marked as
                           # false by its name or its attributes ("<Myth>", '<p class="debunked">')
                           r"|(?i:<([a-z][a-z0-9]{0,10}+)\s[^<>]{0,300}?(?:line-through|\bhidden\b|display\s*+:\s*+none"
-                          r"|\b(?:myths?|false|wrong|retracted|debunked|rumou?rs?|fake)\b)[^<>]{0,300}+>[^<\n]{1,2000}?</\2>)"
-                          r"|(?i:<((?:myths?|false|wrong|retracted|debunked|rumou?rs?|fake)\b[\w-]{0,20}+)(?:\s[^<>]{0,300}+)?>"
+                          r"|\b(?:myths?|false|wrong|retracted|debunked|rumou?rs?|fake|outdated|obsolete|superseded|deprecated|unconfirmed|satire)\b)[^<>]{0,300}+>[^<\n]{1,2000}?</\2>)"
+                          r"|(?i:<((?:myths?|false|wrong|retracted|debunked|rumou?rs?|fake|outdated|obsolete|superseded|deprecated|unconfirmed|satire)\b[\w-]{0,20}+)(?:\s[^<>]{0,300}+)?>"
                           r"[^<\n]{1,2000}?</\3>)")),
     # a whole number raised to a power ("10^9", "2**30", "1024³"): its digits are no two numbers; an
     # equation reads it as the number it is (``equations._POWERED``), a negative power too here ("10^-3",

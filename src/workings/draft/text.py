@@ -24,6 +24,8 @@ _TABLE_ROW = re.compile(r"\s{0,3}\||\s{0,3}:?-{3,}+:?\s*+\|")
 _FENCE = re.compile(r"\s{0,3}(```|~~~|(?i:<pre)(?![\w-]))")  # a fence, or HTML's preformatted text
 _INDENTED = re.compile(r"(?: {4}|\t)[ \t]*+\S")
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # a (non-breaking) hyphen is a hyphen: "1M‑token"
+# An admonition's opening line: GitHub's "> [!NOTE] title", and ":::type title" (Docusaurus, VitePress), or its close
+_ADMONITION = re.compile(r"\s{0,3}(?:>[ \t]?)*+(?:\[!\w{2,12}+\]|:::)")
 _QUOTE = re.compile(r"\s{0,3}(?:>[ \t]?)+")  # a quote's markers at a line's start ("> ", "> > ")
 _TERMINAL = re.compile(r"[.!?:;。！？…][\"'”’)\]*_]*+\s*+$")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
@@ -114,6 +116,11 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
             flush()
             block.append((number, line))
             flush(heading=True)
+            continue
+        if markdown and _ADMONITION.match(line):  # "> [!WARNING] Outdated", ":::danger Retracted": a title of
+            flush()                               # its own, apart from the text it heads
+            block.append((number, line))
+            flush()
             continue
         if markdown and block and _is_table_row(line) != _is_table_row(block[-1][1]):
             flush()  # a table is a block of its own, apart from the prose around it

@@ -178,10 +178,10 @@ _HYPHENED = re.compile(r"tokens?|parameters?|params?")
 # after a space or a no-break space ("1.34\u00a0GB")
 # or an HTML entity of one ("80&nbsp;GB", "80&#160;GB")
 _SYMBOL = re.compile(r"(?:[ \u00a0\u202f\u2009]|&nbsp;|&#160;|&#[xX][aA]0;)?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB"
-                     r"|kb|mb|gb|tb)(?![A-Za-z])")
+                     r"|kb|mb|gb|tb|kib|mib|gib|tib)(?![A-Za-z])")
 # Byte symbols written in lower case, as pages about memory do ("800kb per token", "1.6gb"): bytes, not bits
 # (a bit is written "Gb" or "Gbit"), and "kb" as ambiguous as "KB"
-_LOWER_BYTES = {"kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB"}
+_LOWER_BYTES = {"kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB"}
 # "1m" is a million only before tokens or a context ("1m tokens", "at 1m context"): alone it may be
 # a metre or a minute.
 _GLUED_SCALE = re.compile(r"(K|k|M|B|bn|T|m(?=(?:\s++|-)(?:tokens?|context)\b))(?![A-Za-z])")
