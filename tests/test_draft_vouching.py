@@ -1125,3 +1125,52 @@ def test_another_build_or_a_model_made_from_the_claims(repo_report, before, stat
     draft = f"Qwen2.5-14B-Instruct-1M is an open model with a window of 1,010,000 tokens. {before} Its config.json " \
             "gives 48 layers and 8 KV heads.\n"
     assert _figure(check_text(draft, repo_report, markdown=True), "48").status == status
+
+
+# A reviewer's sixth round, looking for honest text refused and for new forms backed: each case fails on the
+# code before its fix.
+
+@pytest.mark.parametrize("draft, status", [
+    (f"## If you run it yourself\n\n{_CLAIM}", "backed"),                   # advice, not a counterfactual
+    (f"## The preview numbers hold up\n\n{_CLAIM}", "backed"),
+    (f"{QWEN} Keep the cache in BF16, as the model ships. {_SAID}\n", "backed"),
+    (f"Our April Fools' edition\n=====\n\n{_CLAIM}", "unbacked"),           # a heading underlined
+    (f"<h2>Under FP8</h2>\n\n{_CLAIM}", "unbacked"),                        # a heading in HTML
+    (f"## Under an FP8 cache\n\n{_CLAIM}", "unbacked"),
+    (f"## Heard on the grapevine\n\n{_CLAIM}", "unbacked"),
+    (f"{QWEN} Picture it with one KV head per query head. {_SAID}\n", "unbacked"),
+    (f"{QWEN} Spot the planted error in the next sentence. {_SAID}\n", "unbacked"),
+    (f"{_CLAIM.strip()} Just kidding.\n", "unbacked"),
+    (f"{QWEN} Lo siguiente es falso: {_SAID[0].lower()}{_SAID[1:]}\n", "unbacked"),
+    (f"{QWEN}\n\n| Claim | Verdict |\n|---|---|\n| {_SAID} | Busted |\n", "unbacked"),
+])
+def test_the_sixth_rounds_headings_steps_and_lead_ins(tmp_ledger, draft, status):
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("draft, figure, status", [
+    # a counterfactual claim is its own under a supposition: a FAQ's question and its answer
+    ("**What if every query head had its own KV head?** With one KV head per query head, the Qwen cache would "
+     "be 5 times bigger.\n", "5 times", "backed"),
+    ("**What if every query head had its own KV head?** At the full window, one chat needs 198.6 GB of cache.\n",
+     "198.6 GB", "unbacked"),
+    # a version named alone is the claim's own ("V4-Flash’s backbone ..." after a sentence on V4.1-Flash)
+    ("When DeepSeek-V4.1-Flash shipped, prices fell. V4-Flash’s backbone is a 284B-parameter MoE that activates "
+     "only 13B at a time, supports million-token context, and keeps the cache-hit price very low.\n",
+     "284B-parameter", "backed"),
+    # a quantised build is another artefact
+    ("Qwen2.5-14B-Instruct-1M-AWQ is also on the Hub. The weights are 29.5 GB.\n", "29.5 GB", "unbacked"),
+    ("Qwen2.5-14B-Instruct-1M is also on the Hub. The weights are 29.5 GB.\n", "29.5 GB", "backed"),
+])
+def test_a_counterfactual_claim_a_bare_version_and_a_quantised_build(repo_report, draft, figure, status):
+    assert [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == figure][0] == status
+
+
+def test_a_marker_before_another_unit_ties_that_unit(repo_report):
+    """"The 890<!-- claim: ... --> kB per token" was backed as 890 bytes per token: the marker's blanks hid the
+    unit after it."""
+    draft = ("DeepSeek-V4.1-Flash is the model. The 890<!-- claim: kv-bytes-per-token/deepseek-v41-flash-global-kv "
+             "--> kB per token is its global cache.\n")
+    (figure,) = check_text(draft, repo_report, markdown=True).figures
+    assert figure.status == "drift" and figure.text.split()[-3:] == ["kB", "per", "token"]

@@ -32,7 +32,7 @@ SUBJECT_BACK = 6  # sentences back where a sentence naming no family finds the f
 PASSING_BACK = 12  # and, past a passing mention of another model in a claim of its group, how far back
 
 
-def _supposed(found: Found) -> frozenset[int]:
+def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
     """The sentences that follow, in their paragraph, one opening a supposition ("Now suppose Qwen had
     kept one KV head per query head. At the full window, one chat needs 198.6 GB ...", "What if the
     window were only 131,072 tokens? The cache is ..."): what they say is said of the supposed model,
@@ -40,34 +40,49 @@ def _supposed(found: Found) -> frozenset[int]:
     take a single layer on its own."), a section under a heading that narrows it ("### The 6.7x figure was
     measured on the preview build") or a folded block whose summary does ("<summary>Retracted
     figures</summary>"), what a sentence disowns ahead ("The next line ... is false."), and a
-    sentence a retort takes back ("... 8 KV heads. Not.")."""
+    sentence a retort takes back ("... 8 KV heads. Not."). Second, those of them only a supposition covers
+    (in its paragraph, or under a heading that supposes: "What if every query head had its own KV head?"),
+    where a claim whose own sentence says what would be ("... the Qwen cache would be 5 times bigger.") is
+    still its claim's."""
     opened = -1  # the paragraph in which a supposition was opened
     narrowed = 0  # the level of the heading in force that narrows its section ("## Myths"), 0: none
     disowned = (-1, -1)  # the sentence before which a sentence disowns what follows, and the paragraph it ends with
     folded = False  # inside a "<details>" whose "<summary>" narrows it ("Retracted figures"), to its "</details>"
-    out = set()
+    supposing = False  # the heading in force narrows by a supposition ("## What if ...", "## If Qwen had ...")
+    hypothesis = False  # the supposition opened in ``opened`` is one ("What if ...?"), not a scope or a label
+    out, hypothetical = set(), set()
     for i, sentence in enumerate(found.sentences):
         paragraph = found.paragraphs[i] if i < len(found.paragraphs) else -2
         level = found.headings[i] if i < len(found.headings) else 0
         if level and narrowed and level <= narrowed:
             narrowed = 0  # the next heading of its level ends a narrowed section
         if level and not narrowed and identity.narrows(sentence):
-            narrowed = level
+            narrowed, supposing = level, identity.supposes_heading(sentence)
         if "<" in sentence and (summary := _SUMMARY.search(sentence)) is not None and identity.narrows(summary.group(1)):
             folded = True
         if narrowed or folded or paragraph == opened or i < disowned[0] or paragraph == disowned[1]:
             out.add(i)
+            if (supposing if narrowed else paragraph == opened and hypothesis) and not folded \
+                    and i >= disowned[0] and paragraph != disowned[1]:
+                hypothetical.add(i)
         elif identity.supposes(sentence):
-            opened = paragraph
+            opened, hypothesis = paragraph, identity.hypothesises(sentence)
         if folded and "</details>" in sentence.lower():
             folded = False
         if i and identity.retorts(sentence) and found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]:
             out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not."
+            hypothetical.discard(i - 1)
         if (ahead := identity.disowns_next(sentence)) == 1:
             disowned = (i + 2, -1)  # "The next line circulated on social media last week, and it is false."
         elif ahead == 2 and i + 1 < len(found.paragraphs):  # "The following claims are myths.": the rest of
             disowned = (-1, found.paragraphs[i + 1])      # its paragraph, or the next one where it ends its own
-    return frozenset(out)
+    return frozenset(out), frozenset(hypothetical)
+
+
+def _counterfactual(view: match.ClaimView) -> bool:
+    """Whether a claim's own sentence says what would be ("With one KV head per query head, the Qwen cache would
+    be 5 times bigger."): a supposition around it is its own."""
+    return view.shape is not None and any(t in ("would", "could", "might") for t in view.shape.tokens)
 
 
 # What a folded block's summary says of it: "<details><summary>Retracted figures</summary> ..."
@@ -75,7 +90,7 @@ _SUMMARY = re.compile(r"<summary\b[^<>]{0,200}+>([^<]{0,300}+)</summary>", re.IG
 
 
 # A table cell that says the rest of its row is false: "| ... 198.6 GB of cache. | False |"
-_VERDICT = re.compile(r"[|\s*_]*+(?i:false|wrong|myth|untrue|incorrect|not\s++true|debunked|refuted|retracted"
+_VERDICT = re.compile(r"[|\s*_]*+(?i:false|wrong|myth|untrue|incorrect|not\s++true|debunked|refuted|retracted|busted|bogus|fake"
                       r"|[❌✗✘✖⛔🚫])[|\s*_.!]*+")
 
 
@@ -145,7 +160,9 @@ class Identities:
         self._notes = _footnotes(found)
         self._rows = found.rows
         self._table_start = _table_starts(found)
-        self.accepted = self._accept(found.sentences, _supposed(found) | _disowned(found))
+        supposed, hypothetical = _supposed(found)
+        disowned = _disowned(found)
+        self.accepted = self._accept(found.sentences, supposed | disowned, hypothetical - disowned)
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence, figure.offset) for figure in found.figures]  # each figure's sentence index
 
@@ -180,9 +197,11 @@ class Identities:
             return True
         return identity.distinctive(sentence, self._spans.get(sentence, []))
 
-    def _accept(self, sentences: tuple[str, ...], supposed: frozenset[int] = frozenset()) \
-            -> list[list[match.ClaimView]]:
-        pairs = [[] if i in supposed else self.same(s) for i, s in enumerate(sentences)]
+    def _accept(self, sentences: tuple[str, ...], supposed: frozenset[int] = frozenset(),
+                hypothetical: frozenset[int] = frozenset()) -> list[list[match.ClaimView]]:
+        pairs = [self.same(s) if i not in supposed
+                 else [v for v in self.same(s) if _counterfactual(v)] if i in hypothetical else []
+                 for i, s in enumerate(sentences)]
         # A sentence that names something is its claim's; so is any sentence of the draft's own
         # issue (--issue says the draft is that text).
         accepted = [[v for v in p if self._names(s, v) or v.result.group == self.issue]
@@ -274,6 +293,9 @@ class Identities:
                 return False  # "The Pro variant is built differently." before a claim about V4.1-Flash
             named = identity.named_in(sentences[k]) if step == 0 \
                 else identity.models_in(sentences[k])
+            if not named and (bare := identity.bare_versions_of(own, sentences[k])) \
+                    and identity.bare_fits(marks, editions, bare):
+                return True  # names the claim's own version alone: "V4-Flash’s backbone is ..." after V4.1
             if not named:
                 continue
             if identity.derived_from(own, sentences[k]):

@@ -142,7 +142,7 @@ def _level(paragraph: Paragraph) -> int:
     if not paragraph.heading:
         return 0
     text = paragraph.text.lstrip(" ")
-    return len(text) - len(text.lstrip("#")) or 1
+    return paragraph.level or len(text) - len(text.lstrip("#")) or 1
 
 
 def spans_in(text: str, figures) -> list[tuple[int, int]]:

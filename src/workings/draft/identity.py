@@ -182,6 +182,8 @@ _TURNING = frozenset({
     # the same in other languages ("Falsch ist:", "C'est faux :", ", angeblich", "Для другой модели:")
     "falsch", "faux", "fausse", "angeblich", "gerücht", "gerüchte", "rumeur", "prétendument", "неверно",
     "неправда", "ложь", "слух", "слухи", "якобы", "другой", "другая", "другие",
+    "falso", "falsa", "falsos", "falsas", "falsi", "false", "incorrecto", "incorrecta", "errado", "errada", "errato",
+    "sbagliato", "bulo", "mentira", "bufala", "rumor", "rumores", "voci", "boato",  # "Lo siguiente es falso:"
     "not", "no", "never", "nobody", "none", "nothing", "neither", "nor", "false", "falsely", "untrue", "wrong",
     "wrongly", "incorrect", "incorrectly", "mistaken", "mistakenly", "misconception", "myth", "rumour", "rumor",
     "rumoured", "rumored", "allegedly", "supposedly", "reportedly", "purportedly", "dispute", "disputes",
@@ -325,7 +327,9 @@ def mentions_in(text: str) -> frozenset[tuple[str, str, str]]:
 # The words that tell editions of one version and size apart ("DeepSeek-V4.1-Flash" and "-Pro",
 # "Qwen2.5-14B-Instruct" and "-Instruct-1M"), and a context length written into a name ("1M", "128K")
 EDITIONS = frozenset({"flash", "pro", "lite", "mini", "nano", "max", "plus", "turbo", "ultra", "base", "instruct",
-                      "chat", "coder", "math", "vl", "air", "distill", "omni", "thinking", "reasoning", "it"})
+                      "chat", "coder", "math", "vl", "air", "distill", "omni", "thinking", "reasoning", "it",
+                      # a quantised build of it is another artefact ("Qwen2.5-14B-Instruct-1M-AWQ")
+                      "awq", "gptq", "gguf", "int4", "int8", "fp8", "exl2", "mlx", "4bit", "8bit", "bnb"})
 _CONTEXT_EDITION = re.compile(r"\d{1,4}+[km]")
 
 
@@ -407,6 +411,33 @@ def derived_from(own: frozenset[str], text: str) -> bool:
     Qwen2.5-14B" names its own first)."""
     found = _DERIVED.search(text)
     return found is not None and not (families_in(text[:found.start()]) & own) and bool(families_in(text) & own)
+
+
+# A version of DeepSeek's named without the family, as its own texts do: "V4-Flash’s backbone", "V4.1", "V2"
+_BARE_VERSION = re.compile(r"(?<![\w.-])V(\d{1,2}+)(?:\.(\d{1,2}+))?+(?:-([A-Za-z]{2,8}+))?+(?![\w.]|-\d)")
+_BARE_FAMILIES = frozenset({"deepseek"})
+
+
+def bare_versions_of(own: frozenset[str], text: str) -> list[tuple[str, frozenset[str]]]:
+    """The versions ``text`` names without a family, for a claim of a family named so (DeepSeek): each as
+    (version, edition words): "V4-Flash’s backbone" -> [("4", {"flash"})]."""
+    if not own & _BARE_FAMILIES or "V" not in text:
+        return []
+    out = []
+    for match in _BARE_VERSION.finditer(text):
+        word = _edition(match.group(3), False) if match.group(3) else None
+        out.append((match.group(1) + (match.group(2) or ""), frozenset({word}) if word else frozenset()))
+    return out
+
+
+def bare_fits(marks: tuple[tuple[str, str, str], ...], editions: frozenset[str],
+              bare: list[tuple[str, frozenset[str]]]) -> bool:
+    """Whether a sentence names the claim's own version without its family: that very version ("V4" is not
+    V4.1), of its edition where both say one. Read only to take a sentence as its claim's ("V4-Flash’s
+    backbone is ..." after a sentence on V4.1-Flash), never to refuse one: a version named in a comparison
+    ("one quarter of V4-Flash's") is no subject."""
+    versions = {version for family, version, _ in marks if family in _BARE_FAMILIES and version}
+    return bool(versions) and any(v in versions and _same_edition(editions, e) for v, e in bare)
 
 
 def claim_editions(about: str | None) -> frozenset[str]:
@@ -626,7 +657,7 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
 
 
 # A sentence opening a supposition: what follows it in its paragraph is said of the supposed thing
-_SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|roadmap|forecasts?"
+_SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|roadmap|forecasts?|picture|envision"
                       r"|expect(?:s|ed)?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like"
                       # or sets another scope for what follows: "every figure below is for one card", "We
                       # ran the AWQ build, quantised to four bits.", "Store everything in BF16 instead."
@@ -641,7 +672,7 @@ _SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|wh
 
 
 # A short sentence after one that takes it back: "Its config.json gives 48 layers ... Not.", "... As if."
-_RETORT = re.compile(r"[\s*_]*+(?i:not|as\s++if|right|yeah,?\s++right|sure|not\s++really|or\s++not|kidding|jk|nope"
+_RETORT = re.compile(r"[\s*_]*+(?i:not|as\s++if|right|yeah,?\s++right|sure|not\s++really|or\s++not|(?:just\s++)?kidding|jk|nope"
                      r"|or\s++so\s++we\s++thought)[.!]*+[\s*_]*+")
 # A sentence that says the one before it is false: "We got that wrong.", "That was a typo.", "That figure is a myth."
 _TAKEN_BACK = re.compile(
@@ -679,6 +710,11 @@ _AMOUNT = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|
                      r"|fp\d++|int\d++|bf16|fp16|bits?|bytes?|[\w-]++-(?:bit|byte))\b", re.IGNORECASE)
 
 
+# An imperative that keeps the model as it is: "Keep the cache in BF16, as the model ships."
+_AS_SHIPPED = re.compile(r"\bas\s++(?:the\s++model|it)\s++(?:ships|shipped|comes|came|is\s++released|was\s++released)"
+                         r"|\bas\s++(?:released|published|shipped)\b|\bby\s++default\b", re.IGNORECASE)
+
+
 def supposes(sentence: str) -> bool:
     """Whether ``sentence`` opens a supposition (``_SUPPOSE``): "Now suppose Qwen had kept ...", "Or
     imagine a 4-bit build of the same model.", "What if the window were only 131,072 tokens?"; or sets
@@ -686,7 +722,7 @@ def supposes(sentence: str) -> bool:
     if _SUPPOSE.search(sentence) is not None:
         return True
     return (_IMPERATIVE.match(sentence) is not None and _AMOUNT.search(sentence) is not None
-            or _CHANGING.match(sentence) is not None) and not named_in(sentence)
+            or _CHANGING.match(sentence) is not None) and not named_in(sentence) and _AS_SHIPPED.search(sentence) is None
 
 
 # A heading that narrows the section below it to a build before release, a plan, a condition or a disowned
@@ -698,12 +734,18 @@ _NARROWING = re.compile(
     r"|planned|upcoming|roadmap|next\s++year|hypothetical"
     r"|speculative|speculation|leaked|leaks|did\s++not\s++survive|didn't\s++survive|unconfirmed|unverified"
     r"|chatter|gossip|hearsay|outdated|obsolete|superseded|deprecated|withdrawn|retracted|satire|satirical|parody"
-    r"|spoof|april\s++fools?['’]?"
-    r"|(?:under|with|at|in|using|for)\s++(?:fp\d++|int\d++|\d++-bit|bf16|fp16|awq|gptq|gguf|quanti[sz]ation|one\s++(?:card|gpu|layer)))\b",
+    r"|spoof|april\s++fools?['’]?|grapevine|hearsay|allegedly|reportedly|whispers?|supposedly"
+    r"|(?:under|with|at|in|using|for)\s++(?:(?:an?|the)\s++)?(?:fp\d++|int\d++|\d++-bit|bf16|fp16|awq|gptq|gguf|quanti[sz]ation|one\s++(?:card|gpu|layer)))\b",
     re.IGNORECASE)
 
 
-_IF = re.compile(r"[#\s]*+if\b", re.IGNORECASE)  # "## If Qwen had shipped a two-million-token window"
+# "## If Qwen had shipped a two-million-token window": a counterfactual, not advice ("## If you run it yourself")
+_IF = re.compile(r"[#\s]*+if\b[^?.!]{0,80}?\b(?:had|were|would|could|might)\b", re.IGNORECASE)
+
+
+# A heading that says what it names still holds: "## The preview numbers hold up", "... confirmed"
+_HOLDS = re.compile(r"\b(?:holds?\s++up|held\s++up|still\s++holds?|confirmed|verified|checked|stand|stands|true)\b",
+                    re.IGNORECASE)
 
 
 # A short heading that calls its section false: "## Myths", "## Debunked claims" (a title such as "Five things
@@ -716,12 +758,29 @@ _CHECKED = re.compile(r"\b(?:checked|fact-?check(?:ed)?|busted|debunking|truth|t
                       r"|vs\.?|versus)\b", re.IGNORECASE)
 
 
+_HYPOTHESIS = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|picture|envision)\b",
+                         re.IGNORECASE)
+
+
+def hypothesises(sentence: str) -> bool:
+    """Whether ``sentence`` supposes another state of things ("What if every query head had its own KV head?"),
+    not another scope or a label: a claim whose own sentence says what would be stays its claim's there."""
+    return _HYPOTHESIS.search(sentence) is not None
+
+
+def supposes_heading(heading: str) -> bool:
+    """Whether a heading narrows its section by a supposition ("## What if ...", "## If Qwen had shipped ...")."""
+    return _IF.match(heading) is not None or hypothesises(heading)
+
+
 def narrows(heading: str) -> bool:
     """Whether a heading sets what its section says apart from the ledger's claims (``_NARROWING``, a
     supposition, or a short heading calling it false): what stands below it, to the next heading of its
     level or above, is no claim's."""
-    if _NARROWING.search(heading) is not None or supposes(heading) or _IF.match(heading) is not None:
+    if _IF.match(heading) is not None or supposes(heading):
         return True
+    if _NARROWING.search(heading) is not None:
+        return _HOLDS.search(heading) is None  # "## The preview numbers hold up"
     return _FALSE_SECTION.search(heading) is not None and len(heading.lstrip("# ").split()) <= SHORT_HEADING \
         and _CHECKED.search(heading) is None
 
@@ -735,7 +794,7 @@ _DISOWNING = re.compile(r"\b(?:false|wrong|untrue|incorrect|myths?|rumou?r(?:s|e
                         r"|misleading|mistaken|retracted|inaccurate|not\s++true|isn't\s++true|never\s++true"
                         r"|does\s++not\s++hold|doesn't\s++hold|(?:do\s++not|don't|never)\s++(?:trust|believe|quote|use)"
                         r"|ignore|disregard|scratch|strike|typo|joke|satire|parody|april\s++fools?|never\s++checked"
-                        r"|made\s++up|invented)\b", re.IGNORECASE)
+                        r"|made\s++up|invented|planted|errors?|mistakes?)\b", re.IGNORECASE)
 
 
 # An admonition's title ("[!WARNING] Outdated", ":::danger Retracted"): the text it heads, when it narrows it

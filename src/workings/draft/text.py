@@ -24,6 +24,9 @@ _TABLE_ROW = re.compile(r"\s{0,3}\||\s{0,3}:?-{3,}+:?\s*+\|")
 _FENCE = re.compile(r"\s{0,3}(```|~~~|(?i:<pre)(?![\w-]))")  # a fence, or HTML's preformatted text
 _INDENTED = re.compile(r"(?: {4}|\t)[ \t]*+\S")
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # a (non-breaking) hyphen is a hyphen: "1M‑token"
+# A heading in HTML ("<h2>Under FP8</h2>") and a Markdown heading's underline ("=====", "-----", under its text)
+_HTML_HEADING = re.compile(r"\s{0,3}<h([1-6])\b[^<>]{0,200}+>.{0,300}</h\1>\s*+$", re.IGNORECASE)
+_SETEXT = re.compile(r" {0,3}(?:={3,}+|-{3,}+)[ \t]*+$")
 # An admonition's opening line: GitHub's "> [!NOTE] title", and ":::type title" (Docusaurus, VitePress), or its close
 _ADMONITION = re.compile(r"\s{0,3}(?:>[ \t]?)*+(?:\[!\w{2,12}+\]|:::)")
 _QUOTE = re.compile(r"\s{0,3}(?:>[ \t]?)+")  # a quote's markers at a line's start ("> ", "> > ")
@@ -40,6 +43,7 @@ class Paragraph:
     first_line: int
     starts: tuple[int, ...]
     heading: bool = False
+    level: int = 0                  # a heading's level where its "#"s do not say it ("<h2>", a "---" underline)
     code: bool = False
     table: bool = False             # a Markdown table: every row is a sentence of its own
     cuts: tuple[int, ...] = ()      # characters left out at each line's start (a quote's ">"), if any
@@ -73,11 +77,11 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
     out: list[Paragraph] = []
     block: list[tuple[int, str]] = []
 
-    def flush(*, heading: bool = False, code: bool = False) -> None:
+    def flush(*, heading: bool = False, code: bool = False, level: int = 0) -> None:
         if block:
             table = markdown and not code and not heading and _is_table_row(block[0][1])
             out.append(_join(block, heading=heading or (not markdown and _looks_like_heading(block)),
-                             code=code, table=table))
+                             code=code, table=table, level=level))
             block.clear()
 
     listed = False  # the last paragraph begun was a list item's: an indented one after it is its own
@@ -117,6 +121,15 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
             block.append((number, line))
             flush(heading=True)
             continue
+        if markdown and (html := _HTML_HEADING.match(line)):  # "<h2>Under FP8</h2>"
+            flush()
+            block.append((number, line))
+            flush(heading=True, level=int(html.group(1)))
+            continue
+        if markdown and block and _SETEXT.match(line) and not _is_table_row(block[-1][1]) \
+                and not _LIST_MARKER.match(block[0][1]):  # "Our April Fools' edition" over "====="
+            flush(heading=True, level=1 if line.strip()[0] == "=" else 2)
+            continue
         if markdown and _ADMONITION.match(line):  # "> [!WARNING] Outdated", ":::danger Retracted": a title of
             flush()                               # its own, apart from the text it heads
             block.append((number, line))
@@ -146,7 +159,7 @@ def _continues(previous: str, line: str, *, markdown: bool) -> bool:
     return not _TERMINAL.search(previous) and bool(stripped) and (stripped[0].islower() or stripped[0] in "(×=")
 
 
-def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: bool = False) -> Paragraph:
+def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: bool = False, level: int = 0) -> Paragraph:
     """The block's lines joined with one space; a quote's markers (">" at each line's start) are left out
     of the text, so that "198.6\n> GB" reads as "198.6 GB", and counted back into each column."""
     starts, parts, cuts, offset = [], [], [], 0
@@ -159,7 +172,7 @@ def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: boo
         cuts.append(cut)
         offset += len(line) + 1
     return Paragraph(text=" ".join(parts), first_line=block[0][0], starts=tuple(starts),
-                     heading=heading, code=code, table=table, cuts=tuple(cuts) if any(cuts) else ())
+                     heading=heading, code=code, table=table, cuts=tuple(cuts) if any(cuts) else (), level=level)
 
 
 def _looks_like_heading(block: list[tuple[int, str]]) -> bool:

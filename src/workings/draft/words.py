@@ -177,7 +177,7 @@ _HYPHENED = re.compile(r"tokens?|parameters?|params?")
 
 # after a space or a no-break space ("1.34\u00a0GB")
 # or an HTML entity of one ("80&nbsp;GB", "80&#160;GB")
-_SYMBOL = re.compile(r"(?:[ \u00a0\u202f\u2009]|&nbsp;|&#160;|&#[xX][aA]0;)?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB"
+_SYMBOL = re.compile(r"(?:[ \u00a0\u202f\u2009]++|&nbsp;|&#160;|&#[xX][aA]0;)?+(KiB|MiB|GiB|TiB|PiB|kB|KB|MB|GB|TB|PB"
                      r"|kb|mb|gb|tb|kib|mib|gib|tib)(?![A-Za-z])")
 # Byte symbols written in lower case, as pages about memory do ("800kb per token", "1.6gb"): bytes, not bits
 # (a bit is written "Gb" or "Gbit"), and "kb" as ambiguous as "KB"
