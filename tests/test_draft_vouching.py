@@ -1174,3 +1174,21 @@ def test_a_marker_before_another_unit_ties_that_unit(repo_report):
              "--> kB per token is its global cache.\n")
     (figure,) = check_text(draft, repo_report, markdown=True).figures
     assert figure.status == "drift" and figure.text.split()[-3:] == ["kB", "per", "token"]
+
+
+# A reviewer's seventh round: each case fails on the code before its fix.
+
+@pytest.mark.parametrize("draft, status", [
+    (f"## 4. What we got wrong last week\n\n{_CLAIM}", "backed"),          # corrections: the facts below
+    (f"## Deprecated APIs\n\n{_CLAIM}", "backed"),
+    (f"{QWEN}\n\n- **Added:** {_SAID}\n", "backed"),                       # a changelog's label
+    (f"{QWEN}\n\n- **Rumour:** {_SAID}\n", "unbacked"),
+    (f"{QWEN}\n\n- Rumours from the Discord:\n  - {_SAID}\n", "unbacked"),  # a list item over its children
+    (f"{QWEN}\n\n1. Things a vendor slide claimed, none of which we could reproduce:\n   - {_SAID}\n", "unbacked"),
+    (f"{QWEN}\n\n- What we checked:\n  - {_SAID}\n", "backed"),
+    (f"{QWEN} {_SAID}[^r]\n\n[^r]: This figure does not survive a recount.\n", "unbacked"),   # a footnote disowning
+    (f"{QWEN} {_SAID}[^r]\n\n[^r]: From the card.\n", "backed"),
+])
+def test_the_seventh_rounds_corrections_labels_lists_and_footnotes(tmp_ledger, draft, status):
+    report = _families_ledger(tmp_ledger)
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status

@@ -50,6 +50,7 @@ def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
     folded = False  # inside a "<details>" whose "<summary>" narrows it ("Retracted figures"), to its "</details>"
     supposing = False  # the heading in force narrows by a supposition ("## What if ...", "## If Qwen had ...")
     hypothesis = False  # the supposition opened in ``opened`` is one ("What if ...?"), not a scope or a label
+    parent = -1  # the indent of a list item that narrows the items below it ("- Rumours from the Discord:")
     out, hypothetical = set(), set()
     for i, sentence in enumerate(found.sentences):
         paragraph = found.paragraphs[i] if i < len(found.paragraphs) else -2
@@ -60,7 +61,11 @@ def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
             narrowed, supposing = level, identity.supposes_heading(sentence)
         if "<" in sentence and (summary := _SUMMARY.search(sentence)) is not None and identity.narrows(summary.group(1)):
             folded = True
-        if narrowed or folded or paragraph == opened or i < disowned[0] or paragraph == disowned[1]:
+        item = found.items[i] if i < len(found.items) else -1
+        if parent >= 0 and (item <= parent and (item >= 0 or paragraph != found.paragraphs[i - 1])):
+            parent = -1  # a list item as far out, or a paragraph after the list, ends its children
+        within = parent >= 0 and item > parent
+        if narrowed or folded or within or paragraph == opened or i < disowned[0] or paragraph == disowned[1]:
             out.add(i)
             if (supposing if narrowed else paragraph == opened and hypothesis) and not folded \
                     and i >= disowned[0] and paragraph != disowned[1]:
@@ -69,6 +74,9 @@ def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
             opened, hypothesis = paragraph, identity.hypothesises(sentence)
         if folded and "</details>" in sentence.lower():
             folded = False
+        if item >= 0 and parent < 0 and sentence.rstrip(" *_").endswith(":") \
+                and (identity.narrows(sentence) or identity.disowns(sentence)):
+            parent = item  # "1. Things a vendor slide claimed, none of which we could reproduce:"
         if i and identity.retorts(sentence) and found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]:
             out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not."
             hypothetical.discard(i - 1)
@@ -161,7 +169,8 @@ class Identities:
         self._rows = found.rows
         self._table_start = _table_starts(found)
         supposed, hypothetical = _supposed(found)
-        disowned = _disowned(found)
+        disowned = _disowned(found) | {mark for note, mark in self._notes.items()  # "[^r]: This figure is wrong."
+                                       if identity.disowns(_NOTE.sub("", found.sentences[note], count=1))}
         self.accepted = self._accept(found.sentences, supposed | disowned, hypothetical - disowned)
         index = _indexer(found.sentences)
         self.at = [index(figure.sentence, figure.offset) for figure in found.figures]  # each figure's sentence index

@@ -113,6 +113,7 @@ class Found:
     paragraphs: tuple[int, ...] = ()  # for each of those, the index of its paragraph
     rows: tuple[int, ...] = ()  # for each of those, the table row it stands in (-1: none)
     headings: tuple[int, ...] = ()  # for each of those, its heading's level ("## ..." 2; a plain one 1; 0: none)
+    items: tuple[int, ...] = ()  # for each of those, its list item's indent (-1: none)
 
 
 def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None = None) -> Found:
@@ -123,6 +124,7 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
     where: list[int] = []
     rows: list[int] = []
     headings: list[int] = []
+    items: list[int] = []
     for number, paragraph in enumerate(paragraphs(text, markdown=markdown, front_matter=front_matter)):
         if not paragraph.code:
             split = sentences(paragraph)
@@ -131,10 +133,11 @@ def find_figures(text: str, *, markdown: bool = False, front_matter: bool | None
             rows.extend(paragraph.first_line + bisect.bisect_right(paragraph.starts, s.start) - 1 if paragraph.table
                         else -1 for s in split)
             headings.extend([_level(paragraph)] * len(split))
+            items.extend([paragraph.item] * len(split))
         _scan(paragraph, figures, printed, skipped)
     return Found(figures=tuple(figures), equations=tuple(printed), set_aside=tuple(skipped),
                  sentences=tuple(every), paragraphs=tuple(where), rows=tuple(rows),
-                 headings=tuple(headings))
+                 headings=tuple(headings), items=tuple(items))
 
 
 def _level(paragraph: Paragraph) -> int:

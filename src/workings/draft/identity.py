@@ -129,6 +129,10 @@ def _things(figure: str) -> str:
     return " ".join(w for w in (m.group().lower() for m in _WORD.finditer(match.group(1))) if w not in _UNIT_WORDS)
 
 
+# A label before a sentence, as a list or a changelog prints one: "**Added:**", "Correction:", "Why it matters:"
+_LABEL = re.compile(r"[\s*_]*+(?:(?:[-+•]|\d{1,3}+[.)])\s++)?+[\s*_]*+([A-Za-z][A-Za-z ]{0,30}?)[*_\s]*+:[*_]*+\s++(?=\S)")
+
+
 def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
     """``sentence`` with the figures at ``spans`` (start, end offsets, in order) masked."""
     pieces, last = [], 0
@@ -139,13 +143,19 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         last = max(last, end)
     pieces.append(sentence[last:])
     text = _FOOTNOTE.sub(" ", _LINK.sub("]", "".join(pieces))).translate(_CROSSES)
+    if (label := _LABEL.match(text)) is not None and not any(
+            w in _TURNING or w in _FAMILIES for w in label.group(1).lower().split()):
+        text = text[label.end():]  # "**Added:** The weights take 27.5 GiB." is the claim's sentence
     tokens: list[str] = []
     places: list[int] = []
     telling: list[int] = []
     inside: list[int] = []
     within = 0  # the words of a figure's "of" still to come after its mask
+    end = 0  # where the last word ended: a word after a colon starts a clause ("**Correction:** The weights ...")
     for match in re.finditer(rf"{_MASK}|{_TOKEN.pattern}", text):
         word = match.group()
+        clause = ":" in text[end:match.start()]
+        end = match.end()
         if word == _MASK:
             places.append(len(tokens))
             tokens.append("#")
@@ -157,7 +167,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         if _NUMBERISH.fullmatch(word):
             tokens.append(word.replace(",", ""))  # a number that is no figure (an operand) must match
         elif (lowered := word.lower()) not in _DROP:
-            if _telling(word, lowered, first=not tokens) and not (lowered == "per" and _PER_SOURCE.match(text, match.end())):
+            if _telling(word, lowered, first=not tokens or clause) and not (lowered == "per" and _PER_SOURCE.match(text, match.end())):
                 telling.append(len(tokens))
             tokens.append(lowered.replace("’", "'"))  # "V4-Flash’s" is "V4-Flash's"
     if _QUESTION.search(text):  # asked, not said: "The cache is about 6.7 times the size of the model?"
@@ -733,7 +743,7 @@ _NARROWING = re.compile(
     r"|(?:preview|beta|alpha|prototype)\s++(?:build|release|version|checkpoint|model|weights|edition)"
     r"|planned|upcoming|roadmap|next\s++year|hypothetical"
     r"|speculative|speculation|leaked|leaks|did\s++not\s++survive|didn't\s++survive|unconfirmed|unverified"
-    r"|chatter|gossip|hearsay|outdated|obsolete|superseded|deprecated|withdrawn|retracted|satire|satirical|parody"
+    r"|chatter|gossip|hearsay|outdated|obsolete|superseded|withdrawn|retracted|satire|satirical|parody"
     r"|spoof|april\s++fools?['’]?|grapevine|hearsay|allegedly|reportedly|whispers?|supposedly"
     r"|(?:under|with|at|in|using|for)\s++(?:(?:an?|the)\s++)?(?:fp\d++|int\d++|\d++-bit|bf16|fp16|awq|gptq|gguf|quanti[sz]ation|one\s++(?:card|gpu|layer)))\b",
     re.IGNORECASE)
@@ -755,7 +765,7 @@ _FALSE_SECTION = re.compile(r"\b(?:myths|false|wrong|untrue|incorrect|rumou?rs|r
 SHORT_HEADING = 6  # words
 # unless it says the section checks them: "## The window myth, checked", "## Myths and facts"
 _CHECKED = re.compile(r"\b(?:checked|fact-?check(?:ed)?|busted|debunking|truth|true|facts?|real|actually|correct(?:ed)?"
-                      r"|vs\.?|versus)\b", re.IGNORECASE)
+                      r"|corrections?|errata|vs\.?|versus|got\s++(?:\w++\s++)?wrong)\b", re.IGNORECASE)
 
 
 _HYPOTHESIS = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|picture|envision)\b",
@@ -794,7 +804,16 @@ _DISOWNING = re.compile(r"\b(?:false|wrong|untrue|incorrect|myths?|rumou?r(?:s|e
                         r"|misleading|mistaken|retracted|inaccurate|not\s++true|isn't\s++true|never\s++true"
                         r"|does\s++not\s++hold|doesn't\s++hold|(?:do\s++not|don't|never)\s++(?:trust|believe|quote|use)"
                         r"|ignore|disregard|scratch|strike|typo|joke|satire|parody|april\s++fools?|never\s++checked"
-                        r"|made\s++up|invented|planted|errors?|mistakes?)\b", re.IGNORECASE)
+                        r"|made\s++up|invented|planted|errors?|mistakes?"
+                        r"|(?:does\s++not|doesn't|did\s++not|didn't)\s++(?:survive|hold\s++up|check\s++out)"
+                        r"|could(?:\s++not|n't)\s++(?:reproduce|confirm|verify)|none\s++of\s++which)\b",
+                        re.IGNORECASE)
+
+
+def disowns(sentence: str) -> bool:
+    """Whether ``sentence`` calls what it speaks of false (``_DISOWNING``, ``_TAKEN_BACK``): a footnote's "This
+    figure is wrong.", "It does not survive a recount." disowns its mark's sentence."""
+    return _TAKEN_BACK.match(sentence) is not None or _DISOWNING.search(sentence) is not None
 
 
 # An admonition's title ("[!WARNING] Outdated", ":::danger Retracted"): the text it heads, when it narrows it

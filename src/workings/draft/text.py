@@ -44,6 +44,7 @@ class Paragraph:
     starts: tuple[int, ...]
     heading: bool = False
     level: int = 0                  # a heading's level where its "#"s do not say it ("<h2>", a "---" underline)
+    item: int = -1                  # a list item's indent (its marker's column), -1 for no list item
     code: bool = False
     table: bool = False             # a Markdown table: every row is a sentence of its own
     cuts: tuple[int, ...] = ()      # characters left out at each line's start (a quote's ">"), if any
@@ -160,6 +161,7 @@ def _continues(previous: str, line: str, *, markdown: bool) -> bool:
 
 
 def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: bool = False, level: int = 0) -> Paragraph:
+    marker = _LIST_MARKER.match(block[0][1]) if not (heading or code or table) else None
     """The block's lines joined with one space; a quote's markers (">" at each line's start) are left out
     of the text, so that "198.6\n> GB" reads as "198.6 GB", and counted back into each column."""
     starts, parts, cuts, offset = [], [], [], 0
@@ -172,7 +174,8 @@ def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: boo
         cuts.append(cut)
         offset += len(line) + 1
     return Paragraph(text=" ".join(parts), first_line=block[0][0], starts=tuple(starts),
-                     heading=heading, code=code, table=table, cuts=tuple(cuts) if any(cuts) else (), level=level)
+                     heading=heading, code=code, table=table, cuts=tuple(cuts) if any(cuts) else (), level=level,
+                     item=len(block[0][1]) - len(block[0][1].lstrip()) if marker else -1)
 
 
 def _looks_like_heading(block: list[tuple[int, str]]) -> bool:
