@@ -1192,3 +1192,19 @@ def test_a_marker_before_another_unit_ties_that_unit(repo_report):
 def test_the_seventh_rounds_corrections_labels_lists_and_footnotes(tmp_ledger, draft, status):
     report = _families_ledger(tmp_ledger)
     assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("table, status", [
+    ("| Under FP8 |\n|---|\n| {W} |\n", "unbacked"),                        # a reviewer's seventh round
+    ("| Rumoured | Verdict |\n|---|---|\n| {W} | open |\n", "unbacked"),
+    ("| Quantity | Value |\n|---|---|\n| {W} | ok |\n\n*Table 3: projected for 2027; nothing here is measured.*\n",
+     "unbacked"),
+    ("| Myth | Reality |\n|---|---|\n| FP8 quarters the cache. | {W} |\n", "backed"),   # says what holds
+    ("| Quantity | Value |\n|---|---|\n| {W} | ok |\n\n*Table 3: the card's numbers.*\n", "backed"),
+])
+def test_a_tables_header_or_caption_that_narrows_it_turns_its_rows(tmp_ledger, table, status):
+    """check-draft reads a table by row: a header cell that narrows ("Under FP8", "Rumoured") or a caption
+    below saying nothing is measured narrows every row; a header saying what holds narrows none."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(table.format(W=QWEN), report, markdown=True)
+    assert _figure(check, "1,010,000 tokens").status == status

@@ -116,6 +116,24 @@ def _disowned(found: Found) -> frozenset[int]:
     return frozenset(out)
 
 
+def _tables_narrowed(found: Found, starts: list[int]) -> frozenset[int]:
+    """The rows of a table whose header row narrows it ("| Under FP8 | ... |", "| Rumoured |") or whose caption
+    just below does ("*Table 3: projected for 2027; nothing here is measured.*"): check-draft reads a table by
+    row, so a column's header or a caption narrows every row of it (a header that also says what holds,
+    "| Myth | Fact |", narrows none)."""
+    out: set[int] = set()
+    rows = found.rows
+    for i, row in enumerate(rows):
+        if row < 0 or i + 1 < len(rows) and rows[i + 1] >= 0 and found.paragraphs[i + 1] == found.paragraphs[i]:
+            continue  # only at a table's last sentence
+        first = starts[i]
+        header = " ".join(found.sentences[k] for k in range(first, i + 1) if rows[k] == rows[first])
+        after = found.sentences[i + 1] if i + 1 < len(found.sentences) and rows[i + 1] < 0 else ""
+        if identity.narrows_table(header) or (after and identity.captions_narrowing(after)):
+            out.update(k for k in range(first, i + 1) if rows[k] != rows[first])
+    return frozenset(out)
+
+
 def _table_starts(found: Found) -> list[int]:
     """For each sentence, the first sentence of its table (itself where it is in none), worked out once."""
     starts: list[int] = []
@@ -169,7 +187,7 @@ class Identities:
         self._rows = found.rows
         self._table_start = _table_starts(found)
         supposed, hypothetical = _supposed(found)
-        disowned = _disowned(found) | {mark for note, mark in self._notes.items()  # "[^r]: This figure is wrong."
+        disowned = _disowned(found) | _tables_narrowed(found, self._table_start) | {mark for note, mark in self._notes.items()  # "[^r]: This figure is wrong."
                                        if identity.disowns(_NOTE.sub("", found.sentences[note], count=1))}
         self.accepted = self._accept(found.sentences, supposed | disowned, hypothetical - disowned)
         index = _indexer(found.sentences)

@@ -765,7 +765,7 @@ _FALSE_SECTION = re.compile(r"\b(?:myths|false|wrong|untrue|incorrect|rumou?rs|r
 SHORT_HEADING = 6  # words
 # unless it says the section checks them: "## The window myth, checked", "## Myths and facts"
 _CHECKED = re.compile(r"\b(?:checked|fact-?check(?:ed)?|busted|debunking|truth|true|facts?|real|actually|correct(?:ed)?"
-                      r"|corrections?|errata|vs\.?|versus|got\s++(?:\w++\s++)?wrong)\b", re.IGNORECASE)
+                      r"|corrections?|errata|reality|realities|vs\.?|versus|got\s++(?:\w++\s++)?wrong)\b", re.IGNORECASE)
 
 
 _HYPOTHESIS = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|picture|envision)\b",
@@ -776,6 +776,26 @@ def hypothesises(sentence: str) -> bool:
     """Whether ``sentence`` supposes another state of things ("What if every query head had its own KV head?"),
     not another scope or a label: a claim whose own sentence says what would be stays its claim's there."""
     return _HYPOTHESIS.search(sentence) is not None
+
+
+def narrows_table(header: str) -> bool:
+    """Whether a table's header row narrows its rows: a cell that narrows as a heading does ("Under FP8",
+    "Rumoured", "Debunked"), in a row that names nothing that holds ("| Myth | Fact |")."""
+    if _CHECKED.search(header) is not None or _HOLDS.search(header) is not None:
+        return False
+    return any(narrows(cell.strip(" *_")) for cell in header.split("|") if cell.strip(" *_-:"))
+
+
+# A caption that says the table or figure above is no measurement: "*Table 3: projected for 2027 ...*"
+_CAPTION = re.compile(r"[\s*_]*+(?:table|figure|fig\.?|chart|source|note)\b[^.]{0,200}?\b(?:projected|projection"
+                      r"|forecasts?|hypothetical|illustrative|made[\s-]up|fictional|not\s++measured"
+                      r"|nothing\s++(?:here|in\s++it)\s++(?:is|was)\s++measured|rumou?red|unverified|unconfirmed)\b",
+                      re.IGNORECASE)
+
+
+def captions_narrowing(sentence: str) -> bool:
+    """Whether ``sentence``, just below a table, is a caption saying its figures are not measurements."""
+    return _CAPTION.match(sentence) is not None or (sentence.lstrip().startswith(("*", "_")) and narrows(sentence))
 
 
 def supposes_heading(heading: str) -> bool:
