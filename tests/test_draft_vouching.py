@@ -1208,3 +1208,28 @@ def test_a_tables_header_or_caption_that_narrows_it_turns_its_rows(tmp_ledger, t
     report = _families_ledger(tmp_ledger)
     check = check_text(table.format(W=QWEN), report, markdown=True)
     assert _figure(check, "1,010,000 tokens").status == status
+
+
+@pytest.mark.parametrize("draft, markdown, status", [
+    # a reviewer's eighth round, on plain text: a lead-in on its own line heads what follows, to a heading
+    (f"{QWEN}\nRumour:\n{_SAID}\n", False, "unbacked"),
+    (f"{QWEN}\nThe following is satire:\nThe weights are 29.5 GB.\n{_SAID}\n", False, "unbacked"),
+    (f"{QWEN}\n\nRumour:\n\n{_SAID}\n", True, "unbacked"),
+    (f"{QWEN}\nRumour:\nThe weights are 29.5 GB.\nThe real numbers\n{QWEN} {_SAID}\n", False, "backed"),
+    (f"{QWEN} The following is satire: {_SAID[0].lower()}{_SAID[1:]}\n", True, "unbacked"),
+])
+def test_a_lead_in_on_its_own_line_heads_what_follows(tmp_ledger, draft, markdown, status):
+    report = _families_ledger(tmp_ledger)
+    found = [f.status for f in check_text(draft, report, markdown=markdown).figures if f.text == "198.6 GB"]
+    assert found[-1] == status
+
+
+@pytest.mark.parametrize("heading, status", [
+    ("## V4-Flash, the previous generation", "unbacked"),      # a reviewer's eighth round
+    ("## DeepSeek-V4-Flash, the previous generation", "unbacked"),
+    ("## V4.1-Flash", "backed"),
+])
+def test_a_heading_naming_another_version_alone(repo_report, heading, status):
+    draft = f"DeepSeek-V4.1-Flash is the model.\n\n{heading}\n\nThe 40 layers are cut in half: the first 20 act as the " \
+            "encoder, the last 20 as the decoder.\n"
+    assert [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == "40"][0] == status

@@ -30,6 +30,7 @@ ALIGN = 0.5   # share of a claim's words a sentence must hold before its identit
 REACH = 2     # sentences either side where a named sentence anchors one that names nothing
 SUBJECT_BACK = 6  # sentences back where a sentence naming no family finds the family it is about
 PASSING_BACK = 12  # and, past a passing mention of another model in a claim of its group, how far back
+LEAD_IN = 7  # the "level" of a lead-in on its own line: any heading ends what it heads
 
 
 def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
@@ -72,6 +73,10 @@ def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
                 hypothetical.add(i)
         elif identity.supposes(sentence):
             opened, hypothesis = paragraph, identity.hypothesises(sentence)
+            if sentence.rstrip(" *_").endswith(":") and i + 1 < len(found.paragraphs) \
+                    and found.paragraphs[i + 1] != paragraph and not narrowed:
+                narrowed, supposing = LEAD_IN, hypothesis  # a lead-in on its own line ("Rumour:", "The following
+                                                           # is satire:") heads what follows, to the next heading
         if folded and "</details>" in sentence.lower():
             folded = False
         if item >= 0 and parent < 0 and sentence.rstrip(" *_").endswith(":") \
@@ -185,6 +190,7 @@ class Identities:
         self._spans = _spans(found)
         self._notes = _footnotes(found)
         self._rows = found.rows
+        self._headings = found.headings
         self._table_start = _table_starts(found)
         supposed, hypothetical = _supposed(found)
         disowned = _disowned(found) | _tables_narrowed(found, self._table_start) | {mark for note, mark in self._notes.items()  # "[^r]: This figure is wrong."
@@ -320,9 +326,11 @@ class Identities:
                 return False  # "The Pro variant is built differently." before a claim about V4.1-Flash
             named = identity.named_in(sentences[k]) if step == 0 \
                 else identity.models_in(sentences[k])
-            if not named and (bare := identity.bare_versions_of(own, sentences[k])) \
-                    and identity.bare_fits(marks, editions, bare):
-                return True  # names the claim's own version alone: "V4-Flash’s backbone is ..." after V4.1
+            if not named and (bare := identity.bare_versions_of(own, sentences[k])):
+                if identity.bare_fits(marks, editions, bare):
+                    return True  # names the claim's own version alone: "V4-Flash’s backbone is ..." after V4.1
+                if k < len(self._headings) and self._headings[k]:
+                    return False  # a heading naming another version alone: "V4-Flash, the previous generation"
             if not named:
                 continue
             if identity.derived_from(own, sentences[k]):

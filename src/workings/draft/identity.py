@@ -208,6 +208,7 @@ _TURNING = frozenset({
     "rumors", "alleged", "supposed", "purported", "fake", "fabricated", "inaccurate", "outdated", "obsolete",
     "disproven", "refuted", "discredited", "misleading", "unverified", "unconfirmed", "hypothetical", "imaginary",
     "hoax", "mistake", "mistaken", "misinformed", "fantasy", "leaked", "withdrawn", "successor", "predecessor",
+    "satire", "satirical", "parody", "joke", "spoof",  # "The following is satire: ..."
     # or another quantity of it ("... per GPU", "on each of two dies", "across all users", "80 GB of memory
     # bandwidth", "free after the weights", "layerwise", "summed over the cluster", "doubled for safety")
     "per", "each", "every", "across", "combined", "bandwidth", "throughput", "free", "remaining", "spare",
