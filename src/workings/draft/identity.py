@@ -702,19 +702,18 @@ def retorts(sentence: str) -> bool:
 # and redo the sum.", "Put two H100s in the box.", "Serve thirty-two users at once ..."; it sets the scope of
 # what follows when it sets an amount or a format (``_AMOUNT``) and names no model ("Take Qwen3-8B and its
 # published configuration." says what the text is about; "Shrink a term." sets nothing)
-_IMPERATIVE = re.compile(
-    r"[\W_]*+(?:(?:now|then|so|next|and|first|finally|instead|again|but)\b,?\s++)?(?:take|switch|serve|put|drop"
-    r"|halve|double|triple|quadruple|quanti[sz]e|shard|split|swap|replace|change|cut|raise|lower|increase"
-    r"|decrease|reduce|extend|shrink|add|remove|move|offload|spread|run|set|turn|keep|store|load|fit|pack|scale"
-    r"|compress|batch|stretch|bump|trim|give|make|limit|cap|restrict|prune|distil|distill|rebuild|retrain|widen"
-    r"|narrow|shorten|lengthen|grow|disable|enable|freeze|merge|fuse|convert)\b", re.IGNORECASE)
+_LEAD = r"[\W_]*+(?:(?:now|then|so|next|and|first|finally|instead|again|but)\b,?\s++)?"
+# verbs that change the model ("prune", "widen") and verbs that only set how it is counted or run ("take", "serve")
+_CHANGES = (r"drop|halve|double|quanti[sz]e|shard|split|swap|replace|change|cut|raise|lower|increase|decrease|reduce"
+            r"|extend|shrink|remove|offload|compress|stretch|trim|limit|cap|restrict|prune|distil|distill|rebuild"
+            r"|retrain|widen|narrow|shorten|lengthen|grow|disable|enable|freeze|merge|fuse|convert")
+_SETS = (r"take|switch|serve|put|triple|quadruple|add|move|spread|run|set|turn|keep|store|load|fit|pack|scale|batch"
+         r"|bump|give|make")
+_IMPERATIVE = re.compile(rf"{_LEAD}(?:{_SETS}|{_CHANGES})\b", re.IGNORECASE)
 # or, for a verb that changes the model, names what of it is changed ("Now prune the model hard.", "Widen the
 # sliding window.", "Offload the weights to the host.", "Distil it into a small student."): not "a term"
 _CHANGING = re.compile(
-    r"[\W_]*+(?:(?:now|then|so|next|and|first|finally|instead|again|but)\b,?\s++)?(?:drop|halve|double|quanti[sz]e"
-    r"|shard|split|swap|replace|change|cut|raise|lower|increase|decrease|reduce|extend|shrink|remove|offload|compress"
-    r"|stretch|trim|limit|cap|restrict|prune|distil|distill|rebuild|retrain|widen|narrow|shorten|lengthen|grow|disable"
-    r"|enable|freeze|merge|fuse|convert)\b[^.!?]{0,60}?\b(?:the\s++)?(?:model|cache|attention|window|heads?|layers?"
+    rf"{_LEAD}(?:{_CHANGES})\b[^.!?]{{0,60}}?\b(?:the\s++)?(?:model|cache|attention|window|heads?|layers?"
     r"|weights|precision|format|context|batch|users?|gpus?|cards?|experts?|kv|it|them|everything)\b", re.IGNORECASE)
 _AMOUNT = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty"
                      r"|thirty|forty|fifty|sixty|hundred|thousand|million|single|half|quarter|third|eighth|twice"
