@@ -667,8 +667,10 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
                            "dozen", "hundreds", "thousands", "millions", "billions", "dozens", "several", "many"})
 
 
+# The words that suppose another state of things ("What if every query head had its own KV head?")
+_SUPPOSING = r"suppose|supposing|imagine|pretend|hypothetically|what\s++if|picture|envision"
 # A sentence opening a supposition: what follows it in its paragraph is said of the supposed thing
-_SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|roadmap|forecasts?|picture|envision"
+_SUPPOSE = re.compile(rf"\b(?:{_SUPPOSING}|roadmap|forecasts?"
                       r"|expect(?:s|ed)?\b[^.?!]{0,60}?\bto\s++look\s++like|plans?\s++to|will\s++look\s++like"
                       # or sets another scope for what follows: "every figure below is for one card", "We
                       # ran the AWQ build, quantised to four bits.", "Store everything in BF16 instead."
@@ -676,7 +678,7 @@ _SUPPOSE = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|wh
                       r"|quanti[sz]ed|shard(?:ed)?"
                       # or says it is not meant as fact: "... to the end of this paragraph is satire."
                       r"|satire|satirical|parody|spoof|april\s++fools?['’]?)\b|\binstead[.!]?\W*$"
-                      # or labels what follows false ("**Rumour:** ...", "> [!WARNING] Outdated", ":::danger Retracted")
+                      # or labels what follows false ("**Rumour:** ...", "Retracted:")
                       r"|(?:^|[>*_(])\s*+(?:rumou?rs?|myths?|false|fake|outdated|obsolete|superseded|retracted|unconfirmed)"
                       r"[*_\s]{0,4}+(?:</\w{1,10}+>)?+\s*+:",
                       re.IGNORECASE)
@@ -768,8 +770,7 @@ _CHECKED = re.compile(r"\b(?:checked|fact-?check(?:ed)?|busted|debunking|truth|t
                       r"|corrections?|errata|reality|realities|vs\.?|versus|got\s++(?:\w++\s++)?wrong)\b", re.IGNORECASE)
 
 
-_HYPOTHESIS = re.compile(r"\b(?:suppose|supposing|imagine|pretend|hypothetically|what\s++if|picture|envision)\b",
-                         re.IGNORECASE)
+_HYPOTHESIS = re.compile(rf"\b(?:{_SUPPOSING})\b", re.IGNORECASE)
 
 
 def hypothesises(sentence: str) -> bool:
