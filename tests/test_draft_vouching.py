@@ -1176,6 +1176,16 @@ def test_a_marker_before_another_unit_ties_that_unit(repo_report):
     assert figure.status == "drift" and figure.text.split()[-3:] == ["kB", "per", "token"]
 
 
+def test_a_figure_tied_by_a_marker_inside_it_is_shown_without_the_markers_blanks(repo_report):
+    """The eighth look left it: "198.6 <!-- claim: ... --> GB" was shown as "198.6" and sixty blanks and
+    "GB", in the table, the JSON and the drift's reason alike."""
+    draft = ("DeepSeek-V4.1-Flash is the model. The 890 <!-- claim: kv-bytes-per-token/deepseek-v41-flash-global-kv "
+             "--> kB per token is its global cache.\n")
+    (figure,) = check_text(draft, repo_report, markdown=True).figures
+    assert figure.text == "890 kB per token"
+    assert "prints 890 kB per token" in figure.reason
+
+
 # A reviewer's seventh round: each case fails on the code before its fix.
 
 @pytest.mark.parametrize("draft, status", [

@@ -461,7 +461,7 @@ def judge(figure: Figure, claims: list[match.ClaimView], how_tied: str) -> match
         recomputed = f", recomputed {shown}" if shown else ""
         bound = {1: "a lower bound, ", -1: "an upper bound, "}.get(view.bound, "")  # "at least 320GB"
         return match.Match(status="drift", claim=result, printed=result.figure, recomputed=shown,
-                           reason=f"the draft prints {figure.text}; the ledger has {bound}"
+                           reason=f"the draft prints {figure.shown}; the ledger has {bound}"
                                   f"{result.figure}{recomputed}")
     if claims:
         result = claims[0].result
@@ -492,7 +492,7 @@ def verdict(figure: Figure, view: match.ClaimView, how: str, shown: str | None, 
         return made(status="unchecked", reason=f"its claim is unchecked: {why}")
     bounded = bool(match.BOUNDS.get(figure.qualifier or "") or view.bound)  # a bound is held to the value itself
     if how == "recomputed" and status in ("verified", "drift", "erratum") and not bounded:
-        return made(status="drift", reason=f"the draft prints {figure.text}, which the working gives, but "
+        return made(status="drift", reason=f"the draft prints {figure.shown}, which the working gives, but "
                     f"the record still prints {result.figure}: update its figure and said "
                     f"({result.file})")
     read_as = result.comparison.unit if result.comparison else None

@@ -277,7 +277,7 @@ def _word_values(sentence: str) -> set:
 
 def _result(figure: Figure, m: match.Match) -> FigureResult:
     claim = m.claim
-    return FigureResult(line=figure.line, column=figure.column, text=figure.text, kind=figure.kind,
+    return FigureResult(line=figure.line, column=figure.column, text=figure.shown, kind=figure.kind,
                         status=m.status, reason=m.reason, sentence=figure.sentence,
                         claim=claim.id if claim else None, claim_file=claim.file if claim else None,
                         printed=m.printed, recomputed=m.recomputed, same_value=m.same_value)

@@ -80,6 +80,12 @@ class Figure:
     heading: bool = False
     offset: int = -1   # where ``text`` starts in ``sentence`` (-1: not known)
 
+    @property
+    def shown(self) -> str:
+        """``text`` as a reader is shown it: a run of blanks (where a tie comment stood, "198.6 <!-- claim: ... -->
+        GB") as one space. ``text`` itself keeps them, as it is found in ``sentence`` at ``offset``."""
+        return " ".join(self.text.split())
+
 
 @frozen(kw_only=True)
 class SetAside:
