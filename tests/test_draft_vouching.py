@@ -1107,6 +1107,31 @@ def test_more_ways_a_sentence_disowns_the_next_or_the_last(tmp_ledger, draft, st
     assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
 
 
+@pytest.mark.parametrize("after, status", [
+    ("That is wrong: the config says otherwise.", "unbacked"),
+    ("That figure was wrong.", "unbacked"),
+    ("The quote above is wrong.", "unbacked"),
+    ("Update: the figure above turned out to be false.", "unbacked"),
+    ("Correction (May 3): this was a typo.", "unbacked"),
+    ("That is more than the weights.", "backed"),
+    ("The weights are smaller.", "backed"),
+])
+def test_a_paragraph_that_opens_by_taking_back_the_one_before(tmp_ledger, after, status):
+    """A claim's sentence (or a quote of it) and, as the next paragraph, "That is wrong: ..." or "The quote
+    above is wrong.": a retort was read only in its own paragraph, so the sentence it answers was backed."""
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN}\n\nA vendor blog wrote: \"{_SAID}\"\n\n{after}\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("before", ["## That figure was wrong", "| That figure was wrong. |"])
+def test_a_heading_or_a_table_row_takes_back_no_paragraph_before_it(tmp_ledger, before):
+    """The answer must be prose after prose: a heading opens a section, a table row answers nothing above it."""
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN}\n\n{_SAID}\n\n{before}\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == "backed"
+
+
 @pytest.mark.parametrize("before, figure, status", [
     ("DeepSeek-V4.1-Flash is the model. The Pro variant is built differently.", "40", "unbacked"),
     ("DeepSeek-V4.1-Flash is the model. The Flash variant is the one we run.", "40", "backed"),

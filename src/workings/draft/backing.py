@@ -82,14 +82,23 @@ def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
         if item >= 0 and parent < 0 and sentence.rstrip(" *_").endswith(":") \
                 and (identity.narrows(sentence) or identity.disowns(sentence)):
             parent = item  # "1. Things a vendor slide claimed, none of which we could reproduce:"
-        if i and identity.retorts(sentence) and found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]:
-            out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not."
+        if i and identity.retorts(sentence) and (found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]
+                                                 or _answers(found, i)):
+            out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not.", or "That is wrong." below it
             hypothetical.discard(i - 1)
         if (ahead := identity.disowns_next(sentence)) == 1:
             disowned = (i + 2, -1)  # "The next line circulated on social media last week, and it is false."
         elif ahead == 2 and i + 1 < len(found.paragraphs):  # "The following claims are myths.": the rest of
             disowned = (-1, found.paragraphs[i + 1])      # its paragraph, or the next one where it ends its own
     return frozenset(out), frozenset(hypothetical)
+
+
+def _answers(found: Found, i: int) -> bool:
+    """Whether sentence ``i`` opens a paragraph that answers the last sentence of the one before it: prose
+    after prose ("A vendor blog wrote: \"...\"" then "That is wrong: the config has 40 layers."), not
+    after a heading or a table's row."""
+    return (found.headings[i - 1:i + 1] == (0, 0) and found.rows[i - 1] < 0 and found.rows[i] < 0
+            and found.paragraphs[i - 1] == found.paragraphs[i] - 1)
 
 
 def _counterfactual(view: match.ClaimView) -> bool:

@@ -688,9 +688,14 @@ _SUPPOSE = re.compile(rf"\b(?:{_SUPPOSING}|roadmap|forecasts?"
 _RETORT = re.compile(r"[\s*_]*+(?i:not|as\s++if|right|yeah,?\s++right|sure|not\s++really|or\s++not|(?:just\s++)?kidding|jk|nope"
                      r"|or\s++so\s++we\s++thought)[.!]*+[\s*_]*+")
 # A sentence that says the one before it is false: "We got that wrong.", "That was a typo.", "That figure is a myth."
+# After a label ("Update:", "Correction (May 3):"), of "that", "this", "it", "the figure above" or "the above quote".
+_THAT = (r"(?:that|this|it|the\s++(?:above\s++)?(?:figure|number|line|sentence|claim|quote|statement|paragraph)s?"
+         r"(?:\s++above)?)")
 _TAKEN_BACK = re.compile(
-    r"[\W_]*+(?:we\s++got\s++(?:that|it|this)\s++wrong|(?:that|this|it)(?:\s++(?:figure|number|line|sentence|claim))?"
-    r"\s++(?:is|was|'s|’s)\s++(?:(?:simply|plainly|just)\s++)?+(?:false|wrong|untrue|incorrect|not\s++true|nonsense"
+    r"[\W_]*+(?:(?:update|correction|erratum|edit|note)\b[^:\n]{0,40}?:[\W_]*+)?"
+    rf"(?:we\s++got\s++(?:that|it|this)\s++wrong|{_THAT}(?:\s++(?:figure|number|line|sentence|claim))?"
+    r"\s++(?:(?:is|was|are|were|'s|’s)\s++(?:(?:simply|plainly|just)\s++)?+|turned\s++out\s++(?:to\s++be\s++)?+)"
+    r"(?:false|wrong|untrue|incorrect|not\s++true|nonsense|retracted|withdrawn"
     r"|a\s++(?:typo|myth|joke|mistake|rumou?r|hoax))\b)", re.IGNORECASE)
 
 
