@@ -135,6 +135,19 @@ def test_table_beside_prose_and_a_list_keeps_them_apart():
     assert [s.text for s in sentences(table_paragraph[0])] == ["| a | 4 KV heads |", "|---|---|", "| b | 2 bytes |"]
 
 
+def test_a_table_without_outer_pipes_is_a_table_from_its_header():
+    """GitHub reads "a | b" over "---|---" as a table; its rows were read as prose, the header's narrowing lost."""
+    text = ("The cache needs 56 layers.\nRumoured | Confirmed\n---|---\n4 KV heads | 2 bytes\nAfter it, 3 GB.\n\n"
+            "Some | text\n---\n")
+    found = find_figures(text, markdown=True)
+    assert [(f.text, f.sentence) for f in found.figures] == [
+        ("56", "The cache needs 56 layers."), ("4", "4 KV heads | 2 bytes"), ("2 bytes", "4 KV heads | 2 bytes"),
+        ("3 GB", "After it, 3 GB.")]
+    tables = [p for p in paragraphs(text, markdown=True) if p.table]
+    assert [s.text for s in sentences(tables[0])] == ["Rumoured | Confirmed", "---|---", "4 KV heads | 2 bytes"]
+    assert [p.heading for p in paragraphs(text, markdown=True)][-1]  # "---" under a line with a pipe: a heading
+
+
 def test_a_table_row_with_two_sentences_splits_within_the_row():
     text = "| Note | It holds 4 GB. It needs 2 GB. |\n|---|---|\n"
     found = find_figures(text, markdown=True)

@@ -1236,10 +1236,16 @@ def test_the_seventh_rounds_corrections_labels_lists_and_footnotes(tmp_ledger, d
      "unbacked"),
     ("| Myth | Reality |\n|---|---|\n| FP8 quarters the cache. | {W} |\n", "backed"),   # says what holds
     ("| Quantity | Value |\n|---|---|\n| {W} | ok |\n\n*Table 3: the card's numbers.*\n", "backed"),
+    # a reviewer's seventh round: a column headed by a verdict, beside one that holds, was read as holding
+    ("| Rumoured | Confirmed |\n|---|---|\n| {W} | The weights are 29.5 GB. |\n", "unbacked"),
+    ("| Debunked | Actual |\n|---|---|\n| {W} | The weights are 29.5 GB. |\n", "unbacked"),
+    ("Rumoured | Confirmed\n---|---\n{W} | The weights are 29.5 GB.\n", "unbacked"),       # no outer pipes
+    ("| Confirmed | Rumoured |\n|---|---|\n| {W} | The weights are 29.5 GB. |\n", "backed"),
+    ("| Note \\| aside | Rumoured |\n|---|---|\n| {W} | The weights are 29.5 GB. |\n", "backed"),  # "\|" no border
 ])
 def test_a_tables_header_or_caption_that_narrows_it_turns_its_rows(tmp_ledger, table, status):
-    """check-draft reads a table by row: a header cell that narrows ("Under FP8", "Rumoured") or a caption
-    below saying nothing is measured narrows every row; a header saying what holds narrows none."""
+    """A header cell that narrows ("Under FP8", "Rumoured") narrows its column, a caption below saying
+    nothing is measured every row; a cell saying what holds ("Confirmed", "Reality") narrows none."""
     report = _families_ledger(tmp_ledger)
     check = check_text(table.format(W=QWEN), report, markdown=True)
     assert _figure(check, "1,010,000 tokens").status == status

@@ -131,21 +131,56 @@ def _disowned(found: Found) -> frozenset[int]:
 
 
 def _tables_narrowed(found: Found, starts: list[int]) -> frozenset[int]:
-    """The rows of a table whose header row narrows it ("| Under FP8 | ... |", "| Rumoured |") or whose caption
-    just below does ("*Table 3: projected for 2027; nothing here is measured.*"): check-draft reads a table by
-    row, so a column's header or a caption narrows every row of it (a header that also says what holds,
-    "| Myth | Fact |", narrows none)."""
+    """The cells of a table whose column's header cell narrows it ("| Rumoured | Confirmed |": the first
+    column; "| Under FP8 |") and every row of one whose caption just below does ("*Table 3: projected for
+    2027; nothing here is measured.*"). A sentence is a cell's text (or a row's, where no sentence ends in
+    it): one that runs over a narrowed column is narrowed whole."""
     out: set[int] = set()
     rows = found.rows
     for i, row in enumerate(rows):
         if row < 0 or i + 1 < len(rows) and rows[i + 1] >= 0 and found.paragraphs[i + 1] == found.paragraphs[i]:
             continue  # only at a table's last sentence
         first = starts[i]
-        header = " ".join(found.sentences[k] for k in range(first, i + 1) if rows[k] == rows[first])
+        body = [k for k in range(first, i + 1) if rows[k] != rows[first]]
         after = found.sentences[i + 1] if i + 1 < len(found.sentences) and rows[i + 1] < 0 else ""
-        if identity.narrows_table(header) or (after and identity.captions_narrowing(after)):
-            out.update(k for k in range(first, i + 1) if rows[k] != rows[first])
+        if after and identity.captions_narrowing(after):
+            out.update(body)
+            continue
+        header = " ".join(found.sentences[k] for k in range(first, i + 1) if rows[k] == rows[first])
+        narrowed = identity.narrowing_columns(_cells(header))
+        if narrowed:
+            out.update(k for k in body if narrowed.intersection(_columns_of(found, starts, k)))
     return frozenset(out)
+
+
+_PIPE = re.compile(r"(?<!\\)\|")  # a cell's border; "\|" is a pipe in a cell's text
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells, the outer pipes dropped: "| a | b |" and "a | b" both give ["a", "b"]."""
+    cells = _PIPE.split(row.strip())
+    if cells and row.strip().startswith("|"):
+        cells = cells[1:]
+    if cells and row.strip().endswith("|") and not _PIPE.split(row.strip())[-1].strip():
+        cells = cells[:-1]
+    return cells
+
+
+def _columns_of(found: Found, starts: list[int], k: int) -> range:
+    """The columns (from 0) that sentence ``k`` of a table row runs over, counting the row's pipes before it."""
+    first = k
+    while first > starts[k] and found.rows[first - 1] == found.rows[k]:
+        first -= 1
+    sentence = found.sentences[k]
+    before = sum(len(_PIPE.findall(found.sentences[j])) for j in range(first, k))
+    lead = 1 if found.sentences[first].lstrip().startswith("|") else 0
+    left = len(sentence) - len(sentence.lstrip(" |"))
+    right = len(sentence.rstrip(" |"))
+    if right <= left:
+        return range(0)
+    start = before + len(_PIPE.findall(sentence, 0, left)) - lead
+    stop = before + len(_PIPE.findall(sentence, 0, right)) - lead
+    return range(start, stop + 1)
 
 
 def _table_starts(found: Found) -> list[int]:

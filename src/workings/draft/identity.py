@@ -784,12 +784,16 @@ def hypothesises(sentence: str) -> bool:
     return _HYPOTHESIS.search(sentence) is not None
 
 
-def narrows_table(header: str) -> bool:
-    """Whether a table's header row narrows its rows: a cell that narrows as a heading does ("Under FP8",
-    "Rumoured", "Debunked"), in a row that names nothing that holds ("| Myth | Fact |")."""
-    if _CHECKED.search(header) is not None or _HOLDS.search(header) is not None:
-        return False
-    return any(narrows(cell.strip(" *_")) for cell in header.split("|") if cell.strip(" *_-:"))
+def narrowing_columns(cells: list[str]) -> frozenset[int]:
+    """The columns of a table whose header cell narrows them as a heading does ("Under FP8", "Rumoured",
+    "Debunked"): each cell read alone, so "| Rumoured | Confirmed |" narrows the first column and not the
+    second, and a cell that says what holds ("Fact", "Confirmed", "Checked") narrows nothing."""
+    out = set()
+    for column, cell in enumerate(cells):
+        text = cell.strip(" *_")
+        if text.strip("-: ") and narrows(text) and _CHECKED.search(text) is None and _HOLDS.search(text) is None:
+            out.add(column)
+    return frozenset(out)
 
 
 # A caption that says the table or figure above is no measurement: "*Table 3: projected for 2027 ...*"

@@ -21,6 +21,8 @@ _LIST_MARKER = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
 _MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
 # A Markdown table row: "| a | b |", or a delimiter row without outer pipes ("---|:---:").
 _TABLE_ROW = re.compile(r"\s{0,3}\||\s{0,3}:?-{3,}+:?\s*+\|")
+_DELIMITER = re.compile(r"\s{0,3}\|?\s*+:?-{3,}+:?\s*+(?:\|\s*+:?-{3,}+:?\s*+)*+\|?\s*+$")  # "---|:---:", "|---|---|"
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 _FENCE = re.compile(r"\s{0,3}(```|~~~|(?i:<pre)(?![\w-]))")  # a fence, or HTML's preformatted text
 _INDENTED = re.compile(r"(?: {4}|\t)[ \t]*+\S")
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # a (non-breaking) hyphen is a hyphen: "1M‑token"
@@ -78,12 +80,16 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
     out: list[Paragraph] = []
     block: list[tuple[int, str]] = []
 
+    piped = False  # the block is a table without outer pipes ("Rumoured | Confirmed" over "---|---")
+
     def flush(*, heading: bool = False, code: bool = False, level: int = 0) -> None:
+        nonlocal piped
         if block:
-            table = markdown and not code and not heading and _is_table_row(block[0][1])
+            table = markdown and not code and not heading and (piped or _is_table_row(block[0][1]))
             out.append(_join(block, heading=heading or (not markdown and _looks_like_heading(block)),
                              code=code, table=table, level=level))
             block.clear()
+        piped = False
 
     listed = False  # the last paragraph begun was a list item's: an indented one after it is its own
     front_matter = markdown if front_matter is None else front_matter
@@ -136,7 +142,15 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
             block.append((number, line))
             flush()
             continue
-        if markdown and block and _is_table_row(line) != _is_table_row(block[-1][1]):
+        if markdown and block and "|" in line and _DELIMITER.match(line) and not _is_table_row(block[-1][1]) \
+                and _UNESCAPED_PIPE.search(block[-1][1]):
+            header = block.pop()  # a table's header without outer pipes, over its delimiter row: a table
+            flush()               # of its own from there, its rows those lines with a pipe that follow
+            block.append(header)
+            piped = True
+        elif piped and _UNESCAPED_PIPE.search(line):
+            pass
+        elif markdown and block and (piped or _is_table_row(line) != _is_table_row(block[-1][1])):
             flush()  # a table is a block of its own, apart from the prose around it
         elif block and not _continues(block[-1][1], line, markdown=markdown):
             flush()
