@@ -103,7 +103,7 @@ def measure(report, paths: list[Path] | None = None) -> Measured:
         holding = {line_of(text, e["at"]) for e in want.get("equations") or [] if e["holds"]}
         m.equations_labelled += len(want.get("equations") or [])
         for e in equations:
-            if e.status != "backed" and e.line in holding:
+            if e.status != "holds" and e.line in holding:
                 m.false_drift.append(f"{path.name}:{e.line}: equation {e.text}: {e.reason}")
         m.equations_checked += sum(1 for e in want.get("equations") or []
                                    if any(q.line == line_of(text, e["at"]) for q in equations))

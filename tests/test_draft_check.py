@@ -86,7 +86,7 @@ The vendor quotes 96 KB per token.
 EXPECTED = [  # (line, text, status, claim)
     (5, "56", "backed", "sizing/layers"),
     (5, "4", "backed", "sizing/kv-heads"),
-    (6, "2 × 56 × 4 × 128 × 2 = 114,688", "backed", None),
+    (6, "2 × 56 × 4 × 128 × 2 = 114,688", "holds", None),
     (6, "114,688 bytes per token", "backed", "sizing/per-token"),
     (6, "112 KiB", "backed", "sizing/kib"),
     (7, "262,144 tokens", "backed", "sizing/window"),
@@ -143,7 +143,7 @@ PLANTED = [
 def test_planted_errors_are_flagged_at_their_line(report, what, old, new, line, status):
     assert DRAFT.count(old) == 1
     check = check_text(DRAFT.replace(old, new), report, issue="sizing", markdown=True)
-    flagged = [(f.line, f.status) for f in check.figures if f.status not in ("backed", "erratum", "unchecked")]
+    flagged = [(f.line, f.status) for f in check.figures if f.status not in ("backed", "holds", "erratum", "unchecked")]
     if what == "a changed factor in an equation":
         # The arithmetic fails; and with an operand changed the sentence is no longer the claim's,
         # so its result is unbacked too (the hint names the claim that holds 114,688).
@@ -246,11 +246,14 @@ def test_a_removed_figure_leaves_its_claim_stale(report):
 def test_the_json_form(report):
     check = check_text(DRAFT, report, file="draft.md", issue="sizing", markdown=True)
     data = json.loads(json.dumps(check.to_dict()))
-    assert data["format"] == 2
+    assert data["format"] == 3
     first = data["figures"][0]
     assert {k: first[k] for k in ("line", "text", "status", "claim")} == \
         {"line": 5, "text": "56", "status": "backed", "claim": "sizing/layers"}
     assert data["summary"]["figures"] == len(EXPECTED)
+    equation = next(f for f in data["figures"] if f["kind"] == "equation")
+    assert equation["status"] == "holds" and equation["claim"] is None  # the arithmetic holds; no claim backs it
+    assert data["summary"]["holds"] == 1 and data["summary"]["backed"] == len([e for e in EXPECTED if e[2] == "backed"])
 
 
 def test_a_failing_relation_is_reported_on_its_sentence(tmp_ledger):
@@ -275,7 +278,7 @@ def test_a_recorded_erratum_on_a_set_aside_year_is_still_flagged(tmp_ledger):
                      "inputs:\n  year: 2023\nassumptions:\n  year: V1 came out in 2023.\ncompute:\n  y: year\n"
                      'erratum:\n  reason: "V1 came out in 2023."\n  recomputed: "2023"\n')
     check = check_text("Intro.\n\nIt is a tenth of V1 from 2024.\n", tmp_ledger.verify(), issue="dates")
-    flagged = [(f.line, f.text, f.status, f.claim) for f in check.figures if f.status != "backed"]
+    flagged = [(f.line, f.text, f.status, f.claim) for f in check.figures if f.status not in ("backed", "holds")]
     assert (3, "2024", "erratum", "dates/v1-year") in flagged
     assert check.exit_code == 1
 

@@ -33,7 +33,7 @@ def test_check_draft_table_and_exit_code(tmp_ledger, tmp_path):
     assert lines[drift].split()[:2] == ["8", "DRIFT"]
     assert "the draft prints about 3.2 times; the ledger has 2.3" in lines[drift + 1]
     assert lines[drift + 2].strip() == '"At the full window the cache is about 3.2 times the weights."'
-    assert lines[-1] == (f"{draft}: 13 figures: 10 backed, 1 drift, 1 erratum, 1 unchecked; 5 set aside")
+    assert lines[-1] == (f"{draft}: 13 figures: 9 backed, 1 holds, 1 drift, 1 erratum, 1 unchecked; 5 set aside")
 
 
 def test_check_draft_json_and_github(tmp_ledger, tmp_path):

@@ -55,9 +55,9 @@ def test_planted_errors_in_printed_equations_are_caught(report, file, old, new, 
     path = REPO / "tests" / "corpus" / file
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1
-    before = {(f.line, f.text) for f in check(path, report, text).figures if f.kind == "equation" and f.status != "backed"}
+    before = {(f.line, f.text) for f in check(path, report, text).figures if f.kind == "equation" and f.status != "holds"}
     after = check(path, report, text.replace(old, new))
-    failing = [f for f in after.figures if f.kind == "equation" and f.status != "backed"
+    failing = [f for f in after.figures if f.kind == "equation" and f.status != "holds"
                and (f.line, f.text) not in before]
     assert failing and all(f.status == "drift" for f in failing), [(f.text, f.status) for f in after.figures]
 

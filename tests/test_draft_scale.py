@@ -190,7 +190,7 @@ def test_the_other_long_lines_give_what_they_should(report):
     assert {s.reason for s in dates.set_aside} == {"date"}
     equations = check_text(INPUTS["equations"][0](N), report)
     assert sum(1 for f in equations.figures if f.kind == "equation") == N
-    assert all(f.status == "backed" for f in equations.figures if f.kind == "equation")
+    assert all(f.status == "holds" for f in equations.figures if f.kind == "equation")
 
 
 @pytest.mark.parametrize("name", sorted(INPUTS))

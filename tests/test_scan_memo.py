@@ -84,7 +84,7 @@ def test_an_edit_that_keeps_the_size_and_the_mtime_is_seen(tmp_ledger, settled):
     draft = root / "draft.md"
     draft.write_text(DRAFT, encoding="utf-8")
     before, _ = _check(draft, root, _memo(root))
-    assert [f["status"] for f in before["figures"]] == ["backed", "backed"]  # the arithmetic, the claim
+    assert [f["status"] for f in before["figures"]] == ["holds", "backed"]  # the arithmetic, the claim
 
     record = root / "claims" / "kv" / "per-token.yaml"
     text = record.read_text(encoding="utf-8")
@@ -107,7 +107,7 @@ def test_an_edit_that_keeps_the_size_and_the_mtime_is_seen(tmp_ledger, settled):
     assert other in Store.for_root(root, kind=".scan").read()["words"]
     assert said not in Store.for_root(root, kind=".scan").read()["words"]
     assert after == _check(draft, root)[0]
-    assert [f["status"] for f in after["figures"]] == ["backed", "unbacked"]  # its claim no longer says this
+    assert [f["status"] for f in after["figures"]] == ["holds", "unbacked"]  # its claim no longer says this
 
 
 def test_a_record_written_in_the_last_two_seconds_is_read_again(tmp_ledger):
@@ -150,7 +150,7 @@ def test_a_record_not_in_the_plain_form_is_remembered_as_such_and_still_parsed(t
     draft.write_text(DRAFT, encoding="utf-8")
     assert [e.said for e in near.scan(root) if e.id == "kv/per-token"] == [None]
     fresh, plain = _check(draft, root)
-    assert [f["status"] for f in fresh["figures"]] == ["backed", "backed"]
+    assert [f["status"] for f in fresh["figures"]] == ["holds", "backed"]
     _check(draft, root, _memo(root))
     memo = _memo(root)
     got, again = _check(draft, root, memo)

@@ -12,9 +12,9 @@ import json
 import textwrap
 
 from .. import safetext
-from .check import DraftCheck, shown as shown_sentence
+from .check import PASSING, DraftCheck, shown as shown_sentence
 
-LABEL = {"backed": "ok", "drift": "DRIFT", "ambiguous": "AMBIGUOUS", "erratum": "ERRATUM",
+LABEL = {"backed": "ok", "holds": "holds", "drift": "DRIFT", "ambiguous": "AMBIGUOUS", "erratum": "ERRATUM",
          "unchecked": "UNCHECKED", "unbacked": "UNBACKED"}
 # Failing figures are errors on the draft's line; ambiguous and unchecked ones ask for a look.
 LEVEL = {"drift": "error", "erratum": "error", "unbacked": "error", "ambiguous": "warning", "unchecked": "warning"}
@@ -38,12 +38,12 @@ def table(check: DraftCheck, *, set_aside: bool = False, only_failing: bool = Fa
     width = min(width, 34)
     lines = [f"{'line':>5}  {'status':<9}  {'figure':<{width}}  claim"]
     for figure in check.figures:
-        if only_failing and figure.status == "backed":
+        if only_failing and figure.status in PASSING:
             continue
         shown = figure.text if len(figure.text) <= width else figure.text[: width - 1] + "…"
         claim = figure.claim or ("(arithmetic)" if figure.kind == "equation" else "-")
         lines.append(f"{figure.line:>5}  {LABEL[figure.status]:<9}  {shown:<{width}}  {claim}".rstrip())
-        if figure.status != "backed":
+        if figure.status not in PASSING:
             lines.extend(_indented(figure.reason))
             lines.extend(_indented(f'"{shown_sentence(figure.sentence)}"'))
     if check.stale:
@@ -69,7 +69,7 @@ def github_annotations(check: DraftCheck) -> str:
     notices on the claim's own file."""
     out = []
     for figure in check.figures:
-        if figure.status == "backed":
+        if figure.status in PASSING:
             continue
         title = f"check-draft: {figure.status}"
         message = f"{figure.text}: {figure.reason}" + (f" (claim {figure.claim})" if figure.claim else "")

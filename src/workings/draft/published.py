@@ -72,7 +72,7 @@ def account(check: DraftCheck, head: FrontMatter) -> Accounting:
     used: set[int] = set()
     listed, unexplained = [], []
     for figure in check.figures:
-        if figure.status in ("backed", "erratum"):
+        if figure.status in ("backed", "holds", "erratum"):
             continue
         entry = None
         if figure.status in LISTABLE:

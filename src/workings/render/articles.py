@@ -26,9 +26,10 @@ from ..report import Report
 ARTICLE = "article.md"
 MAX_ARTICLE_BYTES = 2_000_000
 # How each check-draft status is shown: a symbol and a word, never colour alone.
-FIGURE_SYMBOL = {"backed": "✓", "drift": "≠", "ambiguous": "≈", "erratum": "✎", "unchecked": "?", "unbacked": "✗"}
+FIGURE_SYMBOL = {"backed": "✓", "holds": "=", "drift": "≠", "ambiguous": "≈", "erratum": "✎", "unchecked": "?", "unbacked": "✗"}
 FIGURE_MEANING = {
     "backed": "a claim about this very figure holds it",
+    "holds": "the printed arithmetic holds; no claim is asked of it",
     "drift": "the ledger recomputes another value, or the printed arithmetic does not hold",
     "ambiguous": "it holds only under another reading of its unit (GB for GiB)",
     "erratum": "wrong as printed; the correction is given",
