@@ -57,6 +57,14 @@ def test_a_cpu_run_cannot_read_as_a_gpu_measurement():
     assert gpu.filename == "kv/per-token--cuda-nvidia-h100-80gb-hbm3--2026-11-29.yaml"
 
 
+def test_a_fit_against_a_stated_budget_says_nothing_was_allocated():
+    """An outside audit: a CPU fit run against a stated budget (no tensor allocated, device meta) was shown as
+    "measured ... on CPU", as if memory had been taken."""
+    budget = Device(type="cpu", name="AMD EPYC", memory_bytes=1, allocator="budget")
+    assert budget.label == "CPU against a stated budget, nothing allocated (not a GPU measurement)"
+    assert Device(type="cpu", name="AMD EPYC", memory_bytes=1, allocator="storage").label == "CPU (not a GPU measurement)"
+
+
 def test_a_file_whose_name_claims_another_device_is_refused_with_its_place(tmp_path):
     m = measurement()
     path = write(m, tmp_path)

@@ -144,7 +144,11 @@ class Device:
 
     @property
     def label(self) -> str:
-        return f"GPU ({self.name})" if self.is_gpu else "CPU (not a GPU measurement)"
+        if self.is_gpu:
+            return f"GPU ({self.name})"
+        if self.allocator == "budget":  # a fit searched within a stated budget: no tensor was allocated
+            return "CPU against a stated budget, nothing allocated (not a GPU measurement)"
+        return "CPU (not a GPU measurement)"
 
     @property
     def slug(self) -> str:
