@@ -1274,3 +1274,60 @@ def test_a_heading_naming_another_version_alone(repo_report, heading, status):
     draft = f"DeepSeek-V4.1-Flash is the model.\n\n{heading}\n\nThe 40 layers are cut in half: the first 20 act as the " \
             "encoder, the last 20 as the decoder.\n"
     assert [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == "40"][0] == status
+
+
+# A reviewer's ninth round (what later text says of a figure; tables by column; other footnote marks): each
+# case fails on the code before its fix.
+
+@pytest.mark.parametrize("after, status", [
+    ("**Update (Oct 22):** the ratio in the paragraph above is wrong.", "unbacked"),
+    ("Correction: the token count in the previous paragraph is wrong.", "unbacked"),
+    ("Erratum: the factor given in the sentence above does not hold.", "unbacked"),
+    ("They are mistaken on both counts.", "unbacked"),
+    ("Scratch that.", "unbacked"),
+    ("That is no longer true.", "unbacked"),
+    ("The ratio above is what we use below.", "backed"),
+])
+def test_the_ninth_rounds_take_backs(tmp_ledger, after, status):
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN}\n\nThe weights are 29.5 GB. {_SAID}\n\n{after}\n"
+    check = check_text(draft, report, markdown=True)
+    assert {_figure(check, "198.6 GB").status, _figure(check, "29.5 GB").status} == {status}  # the whole paragraph
+
+
+@pytest.mark.parametrize("attribution, status", [
+    ("— a forum post about someone's fine-tune, which we dispute", "unbacked"),
+    ("-- a vendor's slide, which we could not reproduce", "unbacked"),
+    ("— the model card", "backed"),
+])
+def test_a_quotes_attribution_that_disowns_it(tmp_ledger, attribution, status):
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN}\n\n> {_SAID}\n>\n> {attribution}\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("mark, note, status", [
+    ("<sup>3</sup>", "<sup>3</sup> Retracted: we mixed up two models here.", "unbacked"),
+    ("\\*", "\\* Since corrected: the listing we read was the quantised build's.", "unbacked"),
+    ("†", "† Superseded by the release build's figure.", "unbacked"),
+    ("[^a]", "[^a]: Withdrawn by the author.", "unbacked"),
+    ("<sup>3</sup>", "<sup>3</sup> From the model card.", "backed"),
+])
+def test_footnotes_marked_in_html_or_print_and_their_withdrawals(tmp_ledger, mark, note, status):
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN} {_SAID}{mark}\n\n{note}\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("header, first, second", [
+    ("| Qwen2.5-14B-Instruct-1M | CodeLlama-34B |", "backed", "unbacked"),
+    ("| CodeLlama-34B | Qwen2.5-14B-Instruct-1M |", "unbacked", "backed"),
+    ("| Config | Notes |", "backed", "backed"),
+])
+def test_a_header_naming_a_model_per_column_is_each_columns_subject(repo_report, header, first, second):
+    """"| Qwen2.5-14B-Instruct-1M | CodeLlama-34B |" over a row printing a claim's sentence in both columns
+    backed both: the header was read whole, and it names Qwen."""
+    said, sum_ = "Its config.json gives 48 layers and 8 KV heads.", "2 × 48 × 8 × 128 × 2 = 196,608 bytes per token."
+    draft = f"{QWEN_REPO}\n\n{header}\n|---|---|\n| {said} | {said} |\n| {sum_} | {sum_} |\n"
+    found = [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == "48"]
+    assert found == [first, second]

@@ -18,6 +18,7 @@ marker that would tie them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 
@@ -82,15 +83,29 @@ def _supposed(found: Found) -> tuple[frozenset[int], frozenset[int]]:
         if item >= 0 and parent < 0 and sentence.rstrip(" *_").endswith(":") \
                 and (identity.narrows(sentence) or identity.disowns(sentence)):
             parent = item  # "1. Things a vendor slide claimed, none of which we could reproduce:"
-        if i and identity.retorts(sentence) and (found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]
-                                                 or _answers(found, i)):
-            out.add(i - 1)  # "Its config.json gives 48 layers and 8 KV heads. Not.", or "That is wrong." below it
-            hypothetical.discard(i - 1)
+        taken: list[int] = []
+        if i and identity.retorts(sentence):
+            if found.paragraphs[i - 1:i] == found.paragraphs[i:i + 1]:
+                taken = [i - 1]  # "Its config.json gives 48 layers and 8 KV heads. Not."
+            elif _answers(found, i):  # "That is wrong." or "They are mistaken." opening the next paragraph
+                taken = _paragraph_of(found, i - 1)
+        elif i and identity.attributes_disowning(sentence):
+            taken = [k for k in _paragraph_of(found, i - 1) if k < i]  # "> ... \n> — a forum post, which we dispute"
+        out.update(taken)
+        hypothetical.difference_update(taken)
         if (ahead := identity.disowns_next(sentence)) == 1:
             disowned = (i + 2, -1)  # "The next line circulated on social media last week, and it is false."
         elif ahead == 2 and i + 1 < len(found.paragraphs):  # "The following claims are myths.": the rest of
             disowned = (-1, found.paragraphs[i + 1])      # its paragraph, or the next one where it ends its own
     return frozenset(out), frozenset(hypothetical)
+
+
+def _paragraph_of(found: Found, i: int) -> list[int]:
+    """The sentences of sentence ``i``'s paragraph up to ``i``."""
+    out = [i]
+    while out[-1] > 0 and found.paragraphs[out[-1] - 1] == found.paragraphs[i]:
+        out.append(out[-1] - 1)
+    return out
 
 
 def _answers(found: Found, i: int) -> bool:
@@ -192,8 +207,14 @@ def _table_starts(found: Found) -> list[int]:
     return starts
 
 
-_NOTE = re.compile(r"\s*+\[\^([^\]\s]{1,40}+)\]:")  # a footnote's text starts with its mark and ":"
-_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)")    # its mark where the text refers to it
+# A footnote's text starts with its mark: "[^2]:", or "<sup>2</sup>", "\*", "†" or "‡" (HTML's and print's marks)
+_NOTE = re.compile(r"\s*+(?:\[\^([^\]\s]{1,40}+)\]:|<sup>([^<\s]{1,10}+)</sup>|(\\\*|[†‡]))")
+_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)|<sup>([^<\s]{1,10}+)</sup>|(?<=\S)(\\\*|[†‡])")  # its mark where
+_MARKS = ("[^", "<sup>", "\\*", "†", "‡")                                                      # the text refers to it
+
+
+def _label(match: re.Match[str]) -> str:
+    return match.group(match.lastindex or 0)
 
 
 def _footnotes(found: Found) -> dict[int, int]:
@@ -203,16 +224,16 @@ def _footnotes(found: Found) -> dict[int, int]:
     sentences = found.sentences
     marks: dict[str, int] = {}
     for i, sentence in enumerate(sentences):
-        if "[^" in sentence:
+        if any(mark in sentence for mark in _MARKS):
             note = _NOTE.match(sentence)
-            for label in _MARK.findall(sentence, note.end() if note else 0):
-                marks.setdefault(label, i)
+            for found_mark in _MARK.finditer(sentence, note.end() if note else 0):
+                marks.setdefault(_label(found_mark), i)
     out: dict[int, int] = {}
     label, paragraph = None, None
     for i, sentence in enumerate(sentences):
         here = found.paragraphs[i] if i < len(found.paragraphs) else None
         if (note := _NOTE.match(sentence)) is not None:
-            label, paragraph = note.group(1), here
+            label, paragraph = _label(note), here
         elif here != paragraph:
             label = None
         if label is not None and marks.get(label, i) != i:
@@ -236,6 +257,7 @@ class Identities:
         self._rows = found.rows
         self._headings = found.headings
         self._table_start = _table_starts(found)
+        self._found = found
         supposed, hypothetical = _supposed(found)
         disowned = _disowned(found) | _tables_narrowed(found, self._table_start) | {mark for note, mark in self._notes.items()  # "[^r]: This figure is wrong."
                                        if identity.disowns(_NOTE.sub("", found.sentences[note], count=1))}
@@ -349,12 +371,31 @@ class Identities:
             return [i, *header, *range(first - 1, max(-1, first - 1 - reach), -1)][:reach + 1]
         return [i, *range(start, max(-1, start - reach), -1)]
 
+    def _seen(self, sentences: tuple[str, ...], i: int, k: int) -> str:
+        """Sentence ``k`` as sentence ``i`` reads it for its subject: where ``k`` is the header row of ``i``'s
+        table and names a subject per column ("| Qwen2.5-14B-Instruct-1M | CodeLlama-34B |"), only the header
+        cells over the columns ``i`` stands in; anything else whole."""
+        rows = self._rows
+        if k == i or not (i < len(rows) and k < len(rows) and rows[i] >= 0 and rows[k] >= 0):
+            return sentences[k]
+        first = self._table_start[i]
+        if self._table_start[k] != first or rows[k] != rows[first] or rows[i] == rows[first]:
+            return sentences[k]
+        header = list(itertools.takewhile(lambda h: rows[h] == rows[first], range(first, len(rows))))
+        cells = _cells(" ".join(sentences[h] for h in header))
+        if sum(1 for cell in cells if cell.strip(" *_-:")) < 2:
+            return sentences[k]
+        if k != header[0]:
+            return ""  # the header row is read once, at its first sentence
+        columns = _columns_of(self._found, self._table_start, i)
+        return " | ".join(cells[c] for c in columns if c < len(cells))
+
     def _of_device(self, sentences: tuple[str, ...], i: int, devices: frozenset[str]) -> bool:
         """Whether the nearest device named in or before the sentence at ``i`` (``SUBJECT_BACK`` back) is
         one the claim's id names, or none is: "AMD's MI300X is a different card. We count it as 80 GiB."
         is not ".../h100-memory-counted-gib"'s."""
         for k in self._back(i, SUBJECT_BACK):
-            named = identity.devices_in(sentences[k])
+            named = identity.devices_in(self._seen(sentences, i, k))
             if named:
                 return bool(named & devices)
         return True
@@ -364,22 +405,23 @@ class Identities:
                    editions: frozenset[str] = frozenset()) -> bool:
         passing = False
         for step, k in enumerate(self._back(i, PASSING_BACK)):
+            text = self._seen(sentences, i, k)
             if not passing and step > SUBJECT_BACK:
                 return True  # no model named near: the sentence is as it was read
-            if editions and not identity.same_edition_named(editions, sentences[k]):
+            if editions and not identity.same_edition_named(editions, text):
                 return False  # "The Pro variant is built differently." before a claim about V4.1-Flash
-            named = identity.named_in(sentences[k]) if step == 0 \
-                else identity.models_in(sentences[k])
-            if not named and (bare := identity.bare_versions_of(own, sentences[k])):
+            named = identity.named_in(text) if step == 0 \
+                else identity.models_in(text)
+            if not named and (bare := identity.bare_versions_of(own, text)):
                 if identity.bare_fits(marks, editions, bare):
                     return True  # names the claim's own version alone: "V4-Flash’s backbone is ..." after V4.1
                 if k < len(self._headings) and self._headings[k]:
                     return False  # a heading naming another version alone: "V4-Flash, the previous generation"
             if not named:
                 continue
-            if identity.derived_from(own, sentences[k]):
+            if identity.derived_from(own, text):
                 return False  # "Then there is the student, a 3B model distilled from Qwen2.5-14B-Instruct-1M."
-            if own & named and identity.fits(marks, sentences[k], editions):  # its family, not another
+            if own & named and identity.fits(marks, text, editions):  # its family, not another
                 return True                                           # model of it ("Qwen3-8B", "qwen25-14b")
             if step == 0 or not any(w.result.group == group for w in accepted[k]):
                 return False

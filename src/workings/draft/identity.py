@@ -686,17 +686,32 @@ _SUPPOSE = re.compile(rf"\b(?:{_SUPPOSING}|roadmap|forecasts?"
 
 # A short sentence after one that takes it back: "Its config.json gives 48 layers ... Not.", "... As if."
 _RETORT = re.compile(r"[\s*_]*+(?i:not|as\s++if|right|yeah,?\s++right|sure|not\s++really|or\s++not|(?:just\s++)?kidding|jk|nope"
-                     r"|or\s++so\s++we\s++thought)[.!]*+[\s*_]*+")
+                     r"|or\s++so\s++we\s++thought|false|scratch\s++that|it\s++is\s++not|it\s++isn't|not\s++any\s*+more"
+                     r"|we\s++retract\s++(?:this|that|it))[.!]*+[\s*_]*+")
 # A sentence that says the one before it is false: "We got that wrong.", "That was a typo.", "That figure is a myth."
 # After a label ("Update:", "Correction (May 3):"), of "that", "this", "it", "the figure above" or "the above quote".
-_THAT = (r"(?:that|this|it|the\s++(?:above\s++)?(?:figure|number|line|sentence|claim|quote|statement|paragraph)s?"
-         r"(?:\s++above)?)")
+_THAT = (r"(?:that|this|it|these|those|they|the\s++(?:above\s++)?(?:[\w-]++\s++){0,2}?(?:figure|number|line|sentence"
+         r"|claim|quote|statement|paragraph|ratio|count|factor|sum|total|estimate)s?"
+         r"(?:\s++(?:above|(?:(?:in|of|given\s++in)\s++)?the\s++(?:paragraph|sentence|line|quote|section|table)"
+         r"\s++above|(?:(?:in|of|given\s++in)\s++)?the\s++(?:previous|last|preceding)\s++(?:paragraph|sentence|line"
+         r"|quote|section|table)))?)")
 _TAKEN_BACK = re.compile(
     r"[\W_]*+(?:(?:update|correction|erratum|edit|note)\b[^:\n]{0,40}?:[\W_]*+)?"
     rf"(?:we\s++got\s++(?:that|it|this)\s++wrong|{_THAT}(?:\s++(?:figure|number|line|sentence|claim))?"
-    r"\s++(?:(?:is|was|are|were|'s|’s)\s++(?:(?:simply|plainly|just)\s++)?+|turned\s++out\s++(?:to\s++be\s++)?+)"
-    r"(?:false|wrong|untrue|incorrect|not\s++true|nonsense|retracted|withdrawn"
-    r"|a\s++(?:typo|myth|joke|mistake|rumou?r|hoax))\b)", re.IGNORECASE)
+    r"\s++(?:(?:(?:is|was|are|were|'s|’s)\s++(?:(?:simply|plainly|just)\s++)?+|turned\s++out\s++(?:to\s++be\s++)?+)"
+    r"(?:false|wrong|untrue|incorrect|mistaken|not\s++true|no\s++longer\s++true|nonsense|retracted|withdrawn"
+    r"|a\s++(?:typo|myth|joke|mistake|rumou?r|hoax))|(?:does\s++not|doesn't|did\s++not|didn't|no\s++longer)\s++holds?)\b)",
+    re.IGNORECASE)
+
+
+# An attribution under a quote: "— a forum post about someone's fine-tune, which we dispute"
+_ATTRIBUTION = re.compile(r"[\s*_]*+(?:[—―–]|--)")
+
+
+def attributes_disowning(sentence: str) -> bool:
+    """Whether ``sentence`` is a quote's attribution that disowns it ("— a vendor's slide, which we could not
+    reproduce"): what it attributes, the sentences before it in its paragraph, is no claim's."""
+    return _ATTRIBUTION.match(sentence) is not None and _DISOWNING.search(sentence) is not None
 
 
 def retorts(sentence: str) -> bool:
@@ -834,7 +849,8 @@ _DISOWNING = re.compile(r"\b(?:false|wrong|untrue|incorrect|myths?|rumou?r(?:s|e
                         r"|misleading|mistaken|retracted|inaccurate|not\s++true|isn't\s++true|never\s++true"
                         r"|does\s++not\s++hold|doesn't\s++hold|(?:do\s++not|don't|never)\s++(?:trust|believe|quote|use)"
                         r"|ignore|disregard|scratch|strike|typo|joke|satire|parody|april\s++fools?|never\s++checked"
-                        r"|made\s++up|invented|planted|errors?|mistakes?"
+                        r"|made\s++up|invented|planted|errors?|mistakes?|superseded|withdrawn|since\s++corrected"
+                        r"|corrected\s++(?:on|in|since|later)|disputed?|we\s++dispute"
                         r"|(?:does\s++not|doesn't|did\s++not|didn't)\s++(?:survive|hold\s++up|check\s++out)"
                         r"|could(?:\s++not|n't)\s++(?:reproduce|confirm|verify)|none\s++of\s++which)\b",
                         re.IGNORECASE)
