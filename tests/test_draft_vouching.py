@@ -1331,3 +1331,48 @@ def test_a_header_naming_a_model_per_column_is_each_columns_subject(repo_report,
     draft = f"{QWEN_REPO}\n\n{header}\n|---|---|\n| {said} | {said} |\n| {sum_} | {sum_} |\n"
     found = [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == "48"]
     assert found == [first, second]
+
+
+@pytest.mark.parametrize("condition, status", [
+    ("for $n = 4$ users", "unbacked"),     # a reviewer's ninth round: a variable set in inline math
+    ("with k=2 GPUs", "unbacked"),
+    ("for 4 users", "unbacked"),
+    ("for many users", "unbacked"),
+    ("as the card says", "backed"),
+])
+def test_a_condition_set_through_a_variable(tmp_ledger, condition, status):
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN} {_SAID[:-1]} {condition}.\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("between, status", [
+    # a reviewer's ninth round: the model named in a link's path, past the last two parts
+    ("For comparison, open [this config](https://huggingface.co/codellama/CodeLlama-34b-hf/blob/main/config.json).",
+     "unbacked"),
+    ("Open [this config](https://huggingface.co/codellama/CodeLlama-34b-hf/blob/main/config.json).", "unbacked"),
+    ("For comparison, take Llama-3.1-70B-Instruct.", "unbacked"),
+    ("For comparison, Llama 3.1 8B has 32 layers.", "backed"),   # an aside: the subject stays
+    ("Open [the card](https://huggingface.co/Qwen/Qwen2.5-14B-Instruct-1M/blob/main/README.md).", "backed"),
+])
+def test_a_model_named_in_a_links_path_or_turned_to_for_comparison(repo_report, between, status):
+    draft = f"{QWEN_REPO} {between} Its config.json gives 48 layers and 8 KV heads.\n"
+    assert [f.status for f in check_text(draft, repo_report, markdown=True).figures if f.text == "48"] == [status]
+
+
+def test_a_claims_sentence_in_an_html_heading_is_its_claims(repo_report):
+    """A reviewer's ninth round: "<h1>890 bytes per token: how DeepSeek shrinks the KV cache</h1>" (the 890
+    text's title) was refused in an HTML draft: the sentence kept its tags as words."""
+    draft = "<h1>890 bytes per token: how DeepSeek shrinks the KV cache</h1>\n"
+    (figure,) = [f for f in check_text(draft, repo_report, markdown=True).figures if f.text == "890 bytes per token"]
+    assert figure.status == "backed" and figure.claim == "890-bytes-per-token/v41-890-bytes"
+
+
+def test_a_footnote_mark_after_a_full_stop_ends_its_sentence(repo_report):
+    """"We count it as 80 GiB.[^g] The weights take 27.5 GiB." was one sentence, and its second figure refused."""
+    draft = (f"{QWEN_REPO}\n\nAn NVIDIA H100 SXM has 80 GB of memory. We count it as 80 GiB.[^g] The weights take "
+             "27.5 GiB.\n\n[^g]: From the card.\n")
+    check = check_text(draft, repo_report, markdown=True)
+    assert [f.status for f in check.figures if f.text == "27.5 GiB"] == ["backed"]
+    assert "We count it as 80 GiB.[^g]" in check.found.sentences
+

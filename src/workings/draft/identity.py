@@ -35,6 +35,9 @@ _TOKEN = re.compile(r"[^\W_]+(?:[.,\-'’/][^\W_]+)*")
 _NUMBERISH = re.compile(r"[\d.,]+")
 # Markdown link target: "[text](url)" keeps "text"; no "(" or "]" inside, so "](](](" is read in one pass
 _LINK = re.compile(r"\]\([^()\]\s]{0,2000}+\)")
+# An HTML tag without attributes ("<h1>", "</p>"): no word of the sentence. One with attributes stays, read as
+# words: an "<a href=...>" may name another model.
+_TAG = re.compile(r"</?[A-Za-z][\w-]{0,20}+\s*+/?>")
 # A cross marking a line false reads as "false" ("❌ That is 192 KiB."); a sentence ending in "?" asks
 _CROSSES = str.maketrans({c: " false " for c in "❌✗✘✖⛔🚫"})
 _QUESTION = re.compile(r"[?？][\"'”’)\]*_\s]*$")
@@ -142,7 +145,7 @@ def shape(sentence: str, spans: list[tuple[int, int]]) -> Shape:
         pieces.append(f" {_MASK} {what} ")
         last = max(last, end)
     pieces.append(sentence[last:])
-    text = _FOOTNOTE.sub(" ", _LINK.sub("]", "".join(pieces))).translate(_CROSSES)
+    text = _TAG.sub(" ", _FOOTNOTE.sub(" ", _LINK.sub("]", "".join(pieces)))).translate(_CROSSES)
     if (label := _LABEL.match(text)) is not None and not any(
             w in _TURNING or w in _FAMILIES for w in label.group(1).lower().split()):
         text = text[label.end():]  # "**Added:** The weights take 27.5 GiB." is the claim's sentence
@@ -487,6 +490,9 @@ MAKERS = frozenset(_MAKERS.values()) | {"google", "meta", "openai", "anthropic",
 _ASIDE = re.compile(r"\b(?:than|unlike|compared|comparison|versus|vs|whereas|times)\b|^\s*\(", re.IGNORECASE)
 
 
+_TURN_TO = re.compile(r"\s*+(?:now\s++)?(?:take|open|consider|look\s++at|see|check|read|pull\s++up)\b", re.IGNORECASE)
+
+
 def models_in(text: str) -> frozenset[str]:
     """The families of models a sentence names as its subject: ``families_in`` less hardware and makers;
     in a comparison only those named before its word ("Qwen3-8B is 2 times smaller.": Qwen; "That is
@@ -497,7 +503,11 @@ def models_in(text: str) -> frozenset[str]:
         if aside.group().lstrip().startswith("("):
             return frozenset()
         head = text[:aside.start()]
-        if head.strip():
+        if head.strip(" *_").lower() in ("for", "by", "in", "as a"):  # "For comparison, Llama 3.1 8B has 32 layers":
+            comma = text.find(",", aside.end())                       # an aside, unless it bids the reader turn to
+            rest = text[comma + 1:] if comma >= 0 else ""             # the other model ("For comparison, open
+            text = rest if _TURN_TO.match(rest) else ""               # [its config](...)", "..., take Llama 3 70B.")
+        elif head.strip():
             text = head
         else:
             comma = text.find(",", aside.end())
@@ -513,13 +523,14 @@ def named_in(text: str) -> frozenset[str]:
     return found | {"another"} if _UNNAMED.search(text) else found
 
 
-# A link's target ("[the other model](https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct)"): the
-# last two parts of its path may name a model the link's words do not
-_TARGET = re.compile(r"\]\((?:[a-z]{1,10}+://)?+[^()\s]{0,300}?([^/()\s]{1,120}+/[^/()\s]{1,120}+)/?\)", re.IGNORECASE)
+# A link's target ("[the other model](https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct)", "[this
+# config](https://huggingface.co/codellama/CodeLlama-34b-hf/blob/main/config.json)"): its path, after the
+# host, may name a model the link's words do not
+_TARGET = re.compile(r"\]\((?:[a-z]{1,10}+://[^/()\s]{1,200}+)?+/?+([^()\s]{1,600}+)\)", re.IGNORECASE)
 
 
 def linked_in(text: str) -> frozenset[str]:
-    """The families named in the targets of a sentence's Markdown links (``_TARGET``)."""
+    """The families named in the paths of a sentence's Markdown links (``_TARGET``)."""
     if "](" not in text:
         return frozenset()
     return frozenset(f for m in _TARGET.finditer(text) for f in families_in(m.group(1).replace("/", " ")))
@@ -881,9 +892,12 @@ def disowns_next(sentence: str) -> int:
 
 def _conditioned(tokens: tuple[str, ...], start: int, end: int) -> bool:
     """Whether the tokens outside ``start:end`` (the claim's sentence) hold a condition word right before
-    a masked figure, a bare number or a number's word (``_CONDITION``)."""
-    return any(tokens[i] in _CONDITION and (tokens[i + 1] == "#" or tokens[i + 1] in _NUMBER_WORDS
-                                            or _NUMBERISH.fullmatch(tokens[i + 1]) is not None)
+    a masked figure, a bare number or a number's word (``_CONDITION``), or before a variable set to one
+    ("for $n = 4$ users", "with k=2 GPUs")."""
+    def counted(k: int) -> bool:
+        return k < len(tokens) and (tokens[k] == "#" or tokens[k] in _NUMBER_WORDS
+                                    or _NUMBERISH.fullmatch(tokens[k]) is not None)
+    return any(tokens[i] in _CONDITION and (counted(i + 1) or len(tokens[i + 1]) <= 2 and counted(i + 2))
                for i in (*range(0, min(start, len(tokens) - 1)), *range(end, len(tokens) - 1)))
 
 

@@ -15,7 +15,8 @@ from ..frozen import frozen
 
 # A sentence ends at . ! ? (then closing quotes, brackets or emphasis: "**Kimi K3.** A ...") followed by a space, unless the dot sits
 # in a short abbreviation ("e.g.", "vs.") or is a list marker at the start of the paragraph.
-_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]*_]*(?=\s+|$)")
+# A sentence's end: its stop, closing quotes and brackets, and a footnote mark after them ("... 80 GiB.[^g] The ...")
+_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]*_]*(?:\[\^[^\]\s]{1,40}\]|<sup>[^<\s]{1,10}</sup>|\\\*|[†‡])?(?=\s+|$)")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "vs", "etc", "cf", "approx", "no", "fig", "mr", "dr", "ca", "al"})
 _LIST_MARKER = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
 _MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
