@@ -135,7 +135,8 @@ def write_ledger(ledger: TmpLedger) -> TmpLedger:
         device=Device(type="cpu", name="Test CPU", memory_bytes=2**34, allocator="storage"),
         software=Software(torch="2.13.0+cpu", python="3.11.7"),
         command="workings probe kv/per-token --device cpu", date="2026-11-29",
-        samples=({"tokens": 16, "requested_bytes": 3_145_728, "measured_bytes": 3_145_728, "rounding_bytes": 0},),
+        samples=({"tokens": 16, "requested_bytes": 3_145_728, "measured_bytes": 3_145_728, "rounding_bytes": 0},
+                 {"tokens": 32, "requested_bytes": 6_291_456, "measured_bytes": 6_291_456, "rounding_bytes": 0}),
         details={"shape": PER_TOKEN_SHAPE},
     ), ledger.root)
     return ledger

@@ -4,6 +4,7 @@ Each case fails on the code before its fix; each is run through the real CLI or 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from tests.conftest import TmpLedger
@@ -135,7 +136,7 @@ measures: per_token
 probe: kv-bytes
 relation: equal
 result: {{unit: B/token, value: '{value}'}}
-samples: [{{tokens: 1024, requested_bytes: 1, measured_bytes: 1, rounding_bytes: 0}}]
+samples: [{{tokens: 1024, requested_bytes: {one}, measured_bytes: {one}, rounding_bytes: 0}}, {{tokens: 2048, requested_bytes: {two}, measured_bytes: {two}, rounding_bytes: 0}}]
 software: {{cuda: '13.0', driver: 580.159.04, python: 3.12.3, torch: 2.11.0+cu130}}
 tolerance: '0'
 """
@@ -146,7 +147,9 @@ def _measurement(led: TmpLedger, claim: str, *, value: str = "196608", layers: i
     name = f"ledger/measurements/{claim}--cuda-nvidia-h200--2026-12-01.yaml"
     path = led.root / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = GPU_MEASUREMENT.format(claim=claim, value=value, layers=layers, kv_heads=kv_heads)
+    per = Fraction(value)  # samples whose exact fit is the result, as the probe writes them
+    one, two = (str(per * n) for n in (1024, 2048))
+    text = GPU_MEASUREMENT.format(claim=claim, value=value, layers=layers, kv_heads=kv_heads, one=one, two=two)
     path.write_text(text.replace(*edit) if edit[0] else text)
     return name
 

@@ -536,7 +536,9 @@ def _measured(led: TmpLedger, result: str, estimate: str = "196608") -> None:
     folder = led.root / "ledger" / "measurements" / "kv"
     folder.mkdir(parents=True, exist_ok=True)
     text = MEASUREMENT.format(claim="kv/per-token", estimate=estimate, shape=SHAPE).replace(
-        "result: {unit: B/token, value: '196608'}", f"result: {{unit: B/token, value: '{result}'}}")
+        "result: {unit: B/token, value: '196608'}", f"result: {{unit: B/token, value: '{result}'}}").replace(
+        "measured_bytes: 196608,", f"measured_bytes: {result},").replace(  # samples whose fit is the result
+        "measured_bytes: 393216,", f"measured_bytes: {2 * int(result)},")
     (folder / "per-token--cpu--2026-11-29.yaml").write_text(text)
 
 

@@ -16,7 +16,7 @@ measures: per_token
 probe: kv-bytes
 relation: equal
 result: {{unit: B/token, value: '196608'}}
-samples: [{{tokens: 1, requested_bytes: 196608, measured_bytes: 196608, rounding_bytes: 0}}]
+samples: [{{tokens: 1, requested_bytes: 196608, measured_bytes: 196608, rounding_bytes: 0}}, {{tokens: 2, requested_bytes: 393216, measured_bytes: 393216, rounding_bytes: 0}}]
 software: {{cuda: null, driver: null, python: 3.11.7, torch: 2.13.0+cpu}}
 tolerance: '0'
 """

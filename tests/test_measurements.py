@@ -27,7 +27,8 @@ def measurement(**changes) -> Measurement:
         result=Value(value=Fraction(196_608), unit="B/token"), estimate=Value(value=Fraction(196_608), unit="B/token"),
         relation="equal", tolerance=Fraction(0), device=CPU, software=Software(torch="2.13.0+cpu", python="3.11.7"),
         command="workings probe kv/per-token --device cpu", date="2026-11-29",
-        samples=({"tokens": 16, "requested_bytes": 3_145_728, "measured_bytes": 3_145_728, "rounding_bytes": 0},),
+        samples=({"tokens": 16, "requested_bytes": 3_145_728, "measured_bytes": 3_145_728, "rounding_bytes": 0},
+                 {"tokens": 32, "requested_bytes": 6_291_456, "measured_bytes": 6_291_456, "rounding_bytes": 0}),
         details={"fixed_bytes": "0"})
     return replace(base, **changes)
 

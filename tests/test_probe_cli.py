@@ -85,7 +85,7 @@ def test_verify_and_render_show_a_measurement_without_importing_torch(tmp_ledger
         result=Value(value=Fraction(196_608), unit="B/token"), estimate=Value(value=Fraction(196_608), unit="B/token"),
         device=Device(type="cpu", name="test CPU", memory_bytes=2**30, allocator="storage"),
         software=Software(torch="2.13.0+cpu", python="3.11"), command="workings probe kv/per-token --device cpu",
-        date="2026-11-29", samples=({"tokens": 1, "measured_bytes": 196_608},),
+        date="2026-11-29", samples=({"tokens": 1, "measured_bytes": 196_608}, {"tokens": 2, "measured_bytes": 393_216}),
         details={"shape": PER_TOKEN_SHAPE}), tmp_ledger.root)
     code = ("import sys; from pathlib import Path; from workings.engine import verify; "
             "from workings.render import render_site; import workings.cli; "

@@ -10,7 +10,8 @@ so these runs walk the same parsed steps over magnitudes in base units (bits, to
 fractions with the engine's limits, at a few microseconds a run; a unit name stands for its size. Each
 input the polynomial test (``_modular``) has not already shown to count is doubled (``2x + 1``, in the
 input's own unit); it counts if that changes the result. A perturbed run that fails (division by zero,
-a number too large) counts as a change, so an error can only make an input count, never hide one.
+a number too large) is tried again with the input at ``x + 1`` and ``3x + 2``; the input counts only if
+a run that evaluates changes the result, so an error can never make a typed number "recomputed".
 
 What it detects, soundly (these results do not change under any perturbation, so no input they
 cancel can be counted): ``0 * x``, ``x * 0``, ``x ** 0``, ``x - x``, ``x / x``, ``(x + 1) - x``,
@@ -59,6 +60,10 @@ ASSUMED_LABELS = ("estimate", "bound")  # may rest on stated assumptions only an
 # (multiply by, then add this many of the input's unit): the first decides whether an input counts,
 # both whether a value restates it
 _PERTURBATIONS = ((Fraction(2), Fraction(1)), (Fraction(1, 1000), Fraction(-1)))
+# Where the doubled run fails ("0 / (layers - 97)" at 48 layers, a power past the limits), the input is
+# moved to x + 1, then 3x + 2: a failure is no change (until 4 Dec 2026 it counted as one, so a typed
+# 4,800 written "4800 + 0 / (layers - 97)" read as recomputed from the config and was verified).
+_RETRIES = ((Fraction(1), Fraction(1)), (Fraction(3), Fraction(2)))
 
 
 @frozen(kw_only=True)
@@ -95,8 +100,12 @@ def depends_on(steps, env: dict, inputs, outputs) -> frozenset[str]:
         return frozenset(inputs)
     scale, shift = _PERTURBATIONS[0]  # doubled: an input that moves the result only when multiplied by
     for name in rest:                   # 1,000 or negated does not decide the value where it is
-        trial = _run(steps, {**fast, name: fast[name] * scale + shift}, (name, base))
-        if _outputs(outputs, trial) != reference:  # None (a failure) counts as a change
+        trial = _outputs(outputs, _run(steps, {**fast, name: fast[name] * scale + shift}, (name, base)))
+        for again, more in _RETRIES if trial is None else ():  # the doubled run failed (a pole, a limit):
+            trial = _outputs(outputs, _run(steps, {**fast, name: fast[name] * again + more}, (name, base)))
+            if trial is not None:                              # decided by one that does not
+                break
+        if trial is not None and trial != reference:  # no run that evaluates moves it: it does not count
             found.add(name)
     return frozenset(found)
 
@@ -516,6 +525,9 @@ _PASSAGE_NUMBER = re.compile(r"(?=[\d./])(?<![\d.,/])(?:\d{1,3}(?:[,\u202f\u2009
                              r"(?!\d|[.,/]\d)")
 
 
+_DECIMAL_OR_RATIO = re.compile(r"\s*+[+-]?+\d*+(?:\.\d*+)?+(?:/\s*+[+-]?+\d++)?+\s*+")  # as Fraction reads it, no exponent
+
+
 def states(passage: str | None, figure_number: str) -> bool:
     """Whether ``passage`` states the number ``figure_number`` (as printed in a figure), in any
     printed form: with or without thousands separators, and a fraction or a decimal of equal value."""
@@ -536,7 +548,12 @@ def states(passage: str | None, figure_number: str) -> bool:
 
 
 def _value(text: str) -> Fraction | None:
+    """The number a figure or a passage prints, exact; None for none. Digits, a point and a slash only:
+    ``Fraction`` would also read "1e999999999" (building ten to that power: a record could stall the run)
+    and "1_000", which no figure prints."""
     text = re.sub(r"[,\u202f\u2009\u00a0]", "", text.lstrip("+-−"))
+    if not _DECIMAL_OR_RATIO.fullmatch(text):
+        return None
     try:
         if "/" in text:
             num, den = text.split("/", 1)

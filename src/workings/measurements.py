@@ -281,7 +281,7 @@ class Measurement:
         keys = {"format", "claim", "probe", "measures", "result", "estimate", "relation", "tolerance",
                 "device", "software", "command", "date", "samples", "details"}
         data = _check_keys(data, keys, "")
-        if data.get("format") != FORMAT:
+        if type(data.get("format")) is not int or data.get("format") != FORMAT:  # not "true", which is 1
             raise MeasurementError("format", f"expected {FORMAT}, got {data.get('format')!r}")
         samples = data.get("samples")
         if not isinstance(samples, list) or not samples or not all(isinstance(s, dict) for s in samples):
@@ -289,7 +289,7 @@ class Measurement:
         details = data.get("details", {})
         if not isinstance(details, dict):
             raise MeasurementError("details", "expected a mapping")
-        return cls(
+        measurement = cls(
             claim=_text(data, "claim", ""), probe=_text(data, "probe", ""), measures=_text(data, "measures", ""),
             result=Value.from_dict(data.get("result"), "result"),
             estimate=Value.from_dict(data.get("estimate"), "estimate"),
@@ -297,6 +297,9 @@ class Measurement:
             device=Device.from_dict(data.get("device")), software=Software.from_dict(data.get("software")),
             command=_text(data, "command", ""), date=_text(data, "date", ""),
             samples=tuple(samples), details=details)
+        if measurement.probe == "kv-bytes":
+            _samples_give_the_result(measurement)
+        return measurement
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -306,6 +309,29 @@ class Measurement:
             "software": self.software.to_dict(), "command": self.command, "date": self.date,
             "samples": list(self.samples), "details": self.details,
         }
+
+
+def _samples_give_the_result(measurement: "Measurement") -> None:
+    """A kv-bytes result is the exact least-squares slope of its samples' bytes over their tokens (what
+    ``workings probe`` computes): a file whose result its own samples do not give is refused, so a
+    hand-typed result cannot pass for a measured one beside samples that say otherwise."""
+    from .probe.linfit import fit_line  # exact fractions only: no torch
+
+    tokens: list[int] = []
+    sizes: list[int] = []
+    for index, sample in enumerate(measurement.samples):
+        for key, into in (("tokens", tokens), ("measured_bytes", sizes)):
+            value = sample.get(key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise MeasurementError(f"samples[{index}].{key}", f"expected a whole number, got {value!r}")
+            into.append(value)
+    try:
+        fit = fit_line(tokens, sizes)
+    except ValueError as exc:
+        raise MeasurementError("samples", f"a kv-bytes probe fits at least two token counts: {exc}") from None
+    if fit.per_token != measurement.result.value:
+        raise MeasurementError("result.value", f"the samples give {_format_fraction(fit.per_token)} bytes per token "
+                               f"(their exact fit), not {_format_fraction(measurement.result.value)}")
 
 
 @frozen(kw_only=True)

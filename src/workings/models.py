@@ -185,7 +185,9 @@ class Claim:
                     c.problem(("check",), str(exc))
                     check = None
         inputs = _inputs(c, data.get("inputs"))
-        assumptions = _assumptions(c, data.get("assumptions"), inputs)
+        written = data.get("inputs")
+        assumptions = _assumptions(c, data.get("assumptions"), inputs,
+                                   frozenset(written) if isinstance(written, dict) else frozenset())
         compute = _steps(c, data.get("compute"), {i.name for i in inputs})
         rounding = c.choice(("round",), data["round"], ROUNDING) if "round" in data else None
         within = _percent(c, data.get("within")) if "within" in data else None
@@ -338,7 +340,10 @@ def _step(name: str, text: str) -> Step:
     return Step(name=name, text=text, tree=expr.parse_shared(text))
 
 
-def _assumptions(c: Checker, raw: object, inputs: tuple[Input, ...]) -> dict[str, str]:
+def _assumptions(c: Checker, raw: object, inputs: tuple[Input, ...],
+                 written: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The assumptions by input name. One naming an input the record writes but that was refused (its own
+    error is reported) is not reported again as naming no input."""
     out: dict[str, str] = {}
     if raw is not None:
         if not isinstance(raw, dict):
@@ -347,7 +352,8 @@ def _assumptions(c: Checker, raw: object, inputs: tuple[Input, ...]) -> dict[str
         names = {i.name for i in inputs}
         for name, why in raw.items():
             if name not in names:
-                c.problem(("assumptions", name), "names no input of this claim")
+                if name not in written:
+                    c.problem(("assumptions", name), "names no input of this claim")
                 continue
             text = c.text(("assumptions", name), why, max_len=2000)
             if text:

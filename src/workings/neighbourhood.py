@@ -101,10 +101,11 @@ def _claim_paths(root: Path, claim_id: str) -> list[Path]:
 
 def _inside(folder: Path, path: Path) -> bool:
     """``path`` is a file (or a link, which the loader refuses with its message) under ``folder``
-    reached through real folders only, as the whole-ledger walk finds it."""
-    if not (path.is_file() or path.is_symlink()):
-        return False
+    reached through real folders only, as the whole-ledger walk finds it. A name the system refuses (too
+    long: ``show`` given 5,000 characters) is no file."""
     try:
+        if not (path.is_file() or path.is_symlink()):
+            return False
         return path.parent.resolve().is_relative_to(folder.resolve()) and not any(
             p.is_symlink() for p in [path.parent, *path.parent.parents] if p.is_relative_to(folder))
     except OSError:

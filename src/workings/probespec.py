@@ -102,7 +102,7 @@ class ProbeSpec:
         if not isinstance(data, dict):
             raise ProbeSpecError("", "expected a mapping")
         kind = data.get("kind")
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise ProbeSpecError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
         for key in data:
             if key not in _ALLOWED[kind]:
@@ -112,13 +112,13 @@ class ProbeSpec:
             if key not in data:
                 raise ProbeSpecError(key, "missing: every probe builds a cache of the claim's shape")
         dtype = data.get("dtype", "bfloat16")
-        if dtype not in DTYPE_BYTES or (kind != "quant" and dtype == "float8_e4m3fn"):
+        if not isinstance(dtype, str) or dtype not in DTYPE_BYTES or (kind != "quant" and dtype == "float8_e4m3fn"):
             raise ProbeSpecError("dtype", f"expected one of {', '.join(d for d in DTYPE_BYTES if d != 'float8_e4m3fn')}, "
                                  f"got {dtype!r}")
         measures = data.get("measures")
         if measures is not None and (not isinstance(measures, str) or not _NAME.fullmatch(measures)):
             raise ProbeSpecError("measures", f"expected a step name of this claim, got {measures!r}")
-        spec = dict(kind=kind, dtype=dtype, measures=measures,
+        spec: dict[str, Any] = dict(kind=kind, dtype=dtype, measures=measures,
                     **{k: Ref.parse(data[k], k) for k in ("layers", "kv_heads", "head_dim")})
         if "heads" in data:
             spec["heads"] = Ref.parse(data["heads"], "heads")
@@ -192,13 +192,13 @@ def _plain(ref: Ref | None) -> int | str:
 
 def _quant(data: dict[str, Any]) -> dict[str, Any]:
     fmt = data.get("format")
-    if fmt not in QUANT_FORMATS:
+    if not isinstance(fmt, str) or fmt not in QUANT_FORMATS:
         raise ProbeSpecError("format", f"expected one of {', '.join(QUANT_FORMATS)}, got {fmt!r}")
     group = data.get("group", 32)
     if isinstance(group, bool) or not isinstance(group, int) or group < 2 or group % 2:
         raise ProbeSpecError("group", f"expected an even whole number of values per scale, got {group!r}")
     scale_dtype = data.get("scale_dtype", "float16")
-    if scale_dtype not in SCALE_DTYPES:
+    if not isinstance(scale_dtype, str) or scale_dtype not in SCALE_DTYPES:
         raise ProbeSpecError("scale_dtype", f"expected one of {', '.join(SCALE_DTYPES)}, got {scale_dtype!r}")
     tokens = data.get("tokens", 64)
     if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:

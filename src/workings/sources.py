@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import field
 from fractions import Fraction
 from typing import Any
+from urllib.parse import urlsplit
 
 from .frozen import frozen
 from . import units
@@ -127,6 +128,8 @@ class Source:
             # a commit: a URL alone says nothing of which bytes, or whose, were read
             c.problem(("grade",), "a primary source records the commit its bytes were read at (retrieved.commit, "
                                   "40 or 64 hex digits); without one, grade it by what was seen (copy)")
+        if grade == "primary" and retrieved.get("commit"):
+            _primary_where(c, hub, retrieved)
         snapshot = c.text(("snapshot",), data.get("snapshot"), required=False, max_len=100)
         if snapshot is not None and not SNAPSHOT.fullmatch(snapshot):
             c.problem(("snapshot",), "expected <sha256 of the bytes>.<ext>, a file in ledger/snapshots/")
@@ -138,9 +141,9 @@ class Source:
         fmt = c.choice(("format",), data.get("format", "text"), FORMATS) or "text"
         passages = {}
         if "passages" in data:
-            raw = c.mapping(("passages",), data["passages"], allowed=set(data["passages"] or {}))
+            raw = c.mapping(("passages",), data["passages"], allowed=set(data["passages"]) if isinstance(data["passages"], dict) else set())
             for pid, text in raw.items():
-                if not re.fullmatch(r"[A-Za-z0-9_.-]+", pid):
+                if not isinstance(pid, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", pid):
                     c.problem(("passages", pid), "passage ids are letters, digits, '-', '_' and '.'")
                     continue
                 text = c.text(("passages", pid), text, max_len=5000)
@@ -151,7 +154,7 @@ class Source:
                                          "them (say what it said in notes:)")
         values = {}
         if "values" in data:
-            raw = c.mapping(("values",), data["values"], allowed=set(data["values"] or {}))
+            raw = c.mapping(("values",), data["values"], allowed=set(data["values"]) if isinstance(data["values"], dict) else set())
             for name, spec in raw.items():
                 value = _value(c, name, spec)
                 if value:
@@ -171,9 +174,31 @@ class Source:
                    doc=doc), []
 
 
+def _primary_where(c: Checker, hub: Hub | None, retrieved: dict[str, Any]) -> None:
+    """Where a primary source's bytes were read (``retrieved.url``) must be the official file: a Hub file's
+    own repository (not a derivative's, such as a merge that inherits the config: that is a copy), and
+    any other file's address at the commit the record names. A record claiming a commit for bytes its
+    own address says came from elsewhere is refused. (``url``, the address a reader is sent to, may stay
+    the one first cited.)"""
+    commit = str(retrieved.get("commit"))
+    for path, address in ((("retrieved", "url"), retrieved.get("url")),):
+        if not isinstance(address, str) or not address:
+            continue
+        if hub is not None:
+            parts = urlsplit(address)
+            on_hub = parts.hostname in ("huggingface.co", "hf.co")
+            repo = "/".join(parts.path.strip("/").split("/")[:2]).lower()
+            if on_hub and repo != hub.repo.lower() and not (repo.startswith("datasets/") or repo.startswith("spaces/")):
+                c.problem(path, f"a primary source is the Hub file of {hub.repo} itself; this address is in "
+                                f"{repo}: grade it by what was seen (copy)")
+        elif commit[:7].lower() not in address.lower():
+            c.problem(path, f"a primary source's bytes are read at its commit ({commit[:12]}); this address "
+                            "does not name it: give the address at that commit, or grade it by what was seen (copy)")
+
+
 def _value(c: Checker, name: str, spec: object) -> Value | None:
     path = ("values", name)
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", str(name)):
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
         c.problem(path, "value names are letters, digits, '-', '_' and '.'")
         return None
     data = c.mapping(path, spec, allowed={"value", "passage"}, required={"value", "passage"})

@@ -1,0 +1,124 @@
+"""Hostile input, fourth wave: what a reviewer posing as a stranger's pull request found on 4 Dec 2026
+(102 cases, 10 failures from six defects). Each case builds its input here and asserts the outcome:
+an error naming file, line and key, exit 2 and not 70, the rest of the run going on; a typed number
+never "recomputed"; a measurement's result its own samples give."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import TmpLedger
+from tests.test_hostile_ledger import _measured, ledger, run
+
+
+# --- a typed number behind a division that fails when the input is doubled ---------------------------
+
+@pytest.mark.parametrize("step", ["4800 + 0 / (n - 97)", "4800 + 0 * 2 ** (n - 20)"])
+def test_a_typed_number_behind_a_pole_is_not_recomputed(tmp_path, step):
+    """At 48 layers the doubled run (97) divided by zero, and a failed run counted as the input mattering:
+    "Its config.json gives 4,800 layers." was verified as recomputed from the config."""
+    led = TmpLedger(tmp_path / "root").qwen()
+    led.claim("pr/evil", 'said: "Its config.json gives 4,800 layers."\nfigure: "4,800"\nlabel: derived\n'
+                         f"inputs:\n  n: qwen#num_hidden_layers\ncompute:\n  count: {step}\n")
+    done = run(led.root, "verify", "--no-cache", "--json", str(tmp_path / "r.json"))
+    claim = next(c for c in json.loads((tmp_path / "r.json").read_text())["claims"] if c["id"] == "pr/evil")
+    assert claim["status"] == "unchecked" and claim["basis"] == "typed-only", claim
+    assert "pr/evil" in done.stdout
+
+
+# --- a probe's dtype, or a source's passages and values, of the wrong type stopped every command -----
+
+@pytest.mark.parametrize("dtype", ["[bfloat16]", "{a: 1}"])
+def test_a_probe_dtype_that_is_no_text_is_one_error(tmp_path, dtype):
+    led = ledger(tmp_path, p='said: "It is 1 B."\nfigure: "1 B"\nlabel: estimate\ninputs:\n  b: 1 B\n'
+                             f"assumptions: {{b: y}}\ncompute:\n  a: b\nprobe: {{kind: kv-bytes, layers: 1, "
+                             f"kv_heads: 1, head_dim: 1, dtype: {dtype}}}\n")
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert done.returncode == 2, done.stdout[-2000:]
+    assert "claims/t/p.yaml:" in done.stdout and "probe.dtype: expected one of" in done.stdout
+    assert "2 claims: 1 verified, 1 error" in done.stdout
+
+
+@pytest.mark.parametrize("key, value", [("passages", "3"), ("passages", "true"), ("values", "3"),
+                                        ("passages", "{3: some text}"), ("values", "{7: {value: '1', passage: '1'}}")])
+def test_a_sources_passages_or_values_of_the_wrong_type_is_one_error(tmp_path, key, value):
+    led = TmpLedger(tmp_path / "root").qwen()
+    path = led.root / "ledger" / "sources" / "qwen.yaml"
+    path.write_text(path.read_text() + f"{key}: {value}\n")
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert done.returncode == 2, done.stdout[-2000:]
+    assert f"ledger/sources/qwen.yaml:" in done.stdout and key in done.stdout
+    site = run(led.root, "render", "--out", str(tmp_path / "site"))
+    assert site.returncode in (0, 2) and (tmp_path / "site" / "index.html").is_file()
+
+
+# --- a copy graded primary, with a commit, read from another repository ------------------------------
+
+def test_a_primary_source_read_from_a_derivatives_repository_is_refused(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    path = led.root / "ledger" / "sources" / "qwen.yaml"
+    path.write_text(path.read_text().replace("grade: copy", "grade: primary") + (
+        "hub: {repo: Qwen/Qwen2.5-14B-Instruct-1M, file: config.json, revision: main}\n"
+        "retrieved:\n  commit: 0123456789abcdef0123456789abcdef01234567\n"
+        "  url: https://huggingface.co/mergekit-community/mergekit-model_stock-nvgaatl/blob/main/config.json\n"))
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert done.returncode == 2
+    assert ("retrieved.url: a primary source is the Hub file of Qwen/Qwen2.5-14B-Instruct-1M itself; this "
+            "address is in mergekit-community/mergekit-model_stock-nvgaatl: grade it by what was seen (copy)") in done.stdout
+
+
+@pytest.mark.parametrize("address, refused", [
+    ("https://blog.example/qwen-config", True),
+    ("https://github.com/acme/model/blob/0123456789abcdef0123456789abcdef01234567/config.json", False),
+])
+def test_a_primary_sources_address_names_its_commit(tmp_path, address, refused):
+    led = TmpLedger(tmp_path / "root").qwen()
+    path = led.root / "ledger" / "sources" / "qwen.yaml"
+    path.write_text(path.read_text().replace("grade: copy", "grade: primary") + (
+        f"retrieved:\n  commit: 0123456789abcdef0123456789abcdef01234567\n  url: {address}\n"))
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert ("does not name it: give the address at that commit, or grade it by what was seen (copy)"
+            in done.stdout) is refused
+
+
+# --- a measurement whose result its own samples contradict ------------------------------------------
+
+def test_a_kv_measurement_whose_samples_give_another_result_is_refused(tmp_path):
+    """A hand-written GPU file said 19,660,800 B/token beside samples of 100,000 B/token and was shown as
+    "measured ... agrees"."""
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="196608")
+    path = next((led.root / "ledger" / "measurements" / "kv").glob("*.yaml"))
+    path.write_text(path.read_text().replace("measured_bytes: 393216,", "measured_bytes: 400000,"))
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert done.returncode == 2, done.stdout
+    assert ("result.value: the samples give 203392 bytes per token (their exact fit), not 196608"
+            in done.stdout)
+    assert "agrees" not in done.stdout
+
+
+def test_a_measurement_format_of_true_is_refused(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    _measured(led, result="196608")
+    path = next((led.root / "ledger" / "measurements" / "kv").glob("*.yaml"))
+    path.write_text(path.read_text().replace("format: 1\n", "format: true\n"))
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert done.returncode == 2 and "format: expected 1, got True" in done.stdout
+
+
+# --- the command line, and errors that follow from another -------------------------------------------
+
+def test_show_given_an_id_too_long_for_a_file_name_says_no_claim(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    done = run(led.root, "show", "a" * 5000)
+    assert done.returncode == 2 and "no claim" in done.stdout + done.stderr
+
+
+def test_an_assumption_of_a_refused_input_is_not_a_second_error(tmp_path):
+    led = ledger(tmp_path, e='said: "x is 2."\nfigure: "2"\nlabel: estimate\ninputs:\n  k: 2 QQQunits\n'
+                             "assumptions:\n  k: because\ncompute:\n  r: k\n")
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert "claims/t/e.yaml:5: inputs.k: unknown unit 'QQQunits'" in done.stdout
+    assert "names no input of this claim" not in done.stdout
