@@ -410,9 +410,10 @@ def source_add(where: tuple[str, ...], source_id, revision, file, url, how, retr
     click.echo(safetext.block(summary(added)), nl=False)  # fetched text reaches here: no escapes
 
 
-@main.command(epilog="Exit codes: 0 the site was written (drifted claims are shown on it, not an error), "
-              "2 the input could not be used (ledger/explainer.yaml included: the site is still written, "
-              "with the problems listed) or the folder cannot be replaced.")
+@main.command(epilog="Exit codes: 0 the site was written (drifted claims, and records with errors, are shown "
+              "on it as such, not as a failure of render: verify is the check that fails on them), 2 the "
+              "ledger could not be read, ledger/explainer.yaml has problems (the site is still written, with "
+              "them listed) or the folder cannot be replaced.")
 @root_option
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The site's folder, replaced as a whole [default: ROOT/reports/site].")
