@@ -122,3 +122,21 @@ def test_an_assumption_of_a_refused_input_is_not_a_second_error(tmp_path):
     done = run(led.root, "verify", "-q", "--no-cache")
     assert "claims/t/e.yaml:5: inputs.k: unknown unit 'QQQunits'" in done.stdout
     assert "names no input of this claim" not in done.stdout
+
+
+# --- an address that reads as another ------------------------------------------------------------------
+
+@pytest.mark.parametrize("url, message", [
+    ("https://huggingface.co@evil.example/x", "a URL with a user name or password before its host reads as another"),
+    ("http://user:secret@evil.example/x", "a URL with a user name or password before its host reads as another"),
+    ("https://hugginɡface.co/Qwen/x", "write the URL's host in ASCII (an international name in its xn-- form)"),
+])
+def test_a_source_address_that_reads_as_another_is_refused_and_never_linked(tmp_path, url, message):
+    from workings.render.views import safe_url
+
+    led = TmpLedger(tmp_path / "root").qwen()
+    path = led.root / "ledger" / "sources" / "qwen.yaml"
+    path.write_text(path.read_text().replace("url: https://example.org/qwen", f"url: {url}"))
+    done = run(led.root, "verify", "-q", "--no-cache")
+    assert done.returncode == 2 and f"ledger/sources/qwen.yaml:3: url: {message}" in done.stdout, done.stdout
+    assert safe_url(url) is None and safe_url("https://xn--hugginface-4rb.co/x") is not None

@@ -76,7 +76,24 @@ class Checker:
         if text is not None and not is_http_url(text):
             self.problem(path, f"expected an http(s) URL; got {text!r}")
             return None
+        if text is not None and (why := _misleading_host(text)):
+            self.problem(path, why)
+            return None
         return text
+
+
+def _misleading_host(text: str) -> str | None:
+    """Why a reader would misread where an http(s) URL leads, or None: a user name or password before its
+    host ("https://huggingface.co@evil.example/" leads to evil.example), or a host not written in ASCII
+    (a look-alike letter: "hugginɡface.co"; an international name is written in its xn-- form)."""
+    from urllib.parse import urlsplit
+
+    netloc = urlsplit(text).netloc
+    if "@" in netloc:
+        return f"a URL with a user name or password before its host reads as another address; got {text!r}"
+    if not netloc.isascii():
+        return f"write the URL's host in ASCII (an international name in its xn-- form); got {text!r}"
+    return None
 
 
 def is_http_url(text: str) -> bool:

@@ -61,16 +61,18 @@ _HUB_PART = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
 
 
 def safe_url(url) -> str | None:
-    """``url`` when it is an absolute http(s) URL with a host, else None (``javascript:``, ``data:``,
-    relative paths, and anything with whitespace or control characters are never linked)."""
+    """``url`` when it is an absolute http(s) URL with an ASCII host and no user name or password, else
+    None (``javascript:``, ``data:``, relative paths, and anything with whitespace or control characters
+    are never linked)."""
     if not isinstance(url, str) or not url or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
         return None
     try:
         parts = urlsplit(url)
     except ValueError:
         return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc or "@" in parts.netloc \
+            or not parts.netloc.isascii():
+        return None  # "https://huggingface.co@evil.example/" and "hugginɡface.co" read as another address
     return url
 
 
