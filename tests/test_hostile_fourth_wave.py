@@ -6,6 +6,11 @@ never "recomputed"; a measurement's result its own samples give."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +145,40 @@ def test_a_source_address_that_reads_as_another_is_refused_and_never_linked(tmp_
     done = run(led.root, "verify", "-q", "--no-cache")
     assert done.returncode == 2 and f"ledger/sources/qwen.yaml:3: url: {message}" in done.stdout, done.stdout
     assert safe_url(url) is None and safe_url("https://xn--hugginface-4rb.co/x") is not None
+
+
+# --- diff's reports: what a pull request's report may hide ---------------------------------------------
+
+def _diff(base, new) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1] / "src"),
+                                                        os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-m", "workings", "diff", str(base), str(new)], capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr[-2000:]
+    return done
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace('"total":2', '"total":NaN', 1), "NaN is no number verify writes"),
+    (lambda t: t.replace('"claims":[', '"claims":[],"claims":[', 1), "the key 'claims' appears twice"),
+    (lambda t: re.sub(r'"erratum":null,"exact":"[^"]*"', '"erratum":null,"exact":"1/0"', t, count=1),
+     ".exact: not what verify writes there"),
+])
+def test_diff_refuses_a_report_with_nan_a_key_twice_or_an_impossible_value(tmp_path, edit, message):
+    led = TmpLedger(tmp_path / "root").qwen()
+    run(led.root, "verify", "-q", "--no-cache", "--json", str(tmp_path / "base.json"))
+    text = (tmp_path / "base.json").read_text()
+    (tmp_path / "new.json").write_text(edit(text))
+    assert (tmp_path / "new.json").read_text() != text
+    done = _diff(tmp_path / "base.json", tmp_path / "new.json")
+    assert done.returncode == 2 and message in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+def test_diff_refuses_a_claim_listed_twice(tmp_path):
+    led = TmpLedger(tmp_path / "root").qwen()
+    run(led.root, "verify", "-q", "--no-cache", "--json", str(tmp_path / "base.json"))
+    data = json.loads((tmp_path / "base.json").read_text())
+    data["claims"].append(dict(data["claims"][0], status="drift"))
+    (tmp_path / "new.json").write_text(json.dumps(data))
+    done = _diff(tmp_path / "base.json", tmp_path / "new.json")
+    assert done.returncode == 2 and "is listed twice" in done.stdout + done.stderr

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import json
+import re
 from pathlib import Path
 
 from .frozen import frozen
@@ -56,7 +57,8 @@ class Move:
 def load_report(path: Path) -> dict[str, Any]:
     """A report written by ``workings verify --json``; any other file is a LedgerError naming it."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_no_constant,
+                          object_pairs_hook=_unique_keys)
     except FileNotFoundError:
         raise LedgerError(f"{path}: no such report (write one with: workings verify --json {path})") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -65,9 +67,13 @@ def load_report(path: Path) -> dict[str, Any]:
         raise LedgerError(f"{path}: not a JSON report: nested too deep") from None
     if not isinstance(data, dict) or not isinstance(data.get("claims"), list) or "format" not in data:
         raise LedgerError(f"{path}: not a workings report (no 'format' and 'claims')")
+    seen: set[str] = set()
     for index, claim in enumerate(data["claims"]):
         if not isinstance(claim, dict) or not isinstance(claim.get("id"), str) or claim.get("status") not in STATUSES:
             raise LedgerError(f"{path}: claims[{index}]: not a claim result (an 'id' and a known 'status')")
+        if claim["id"] in seen:  # the second would hide the first's move
+            raise LedgerError(f"{path}: claims[{index}]: {claim['id']!r} is listed twice")
+        seen.add(claim["id"])
         if (wrong := _wrong_field(claim)) is not None:
             raise LedgerError(f"{path}: claims[{index}].{wrong}: not what verify writes there")
     return data
@@ -78,10 +84,28 @@ def load_report(path: Path) -> dict[str, Any]:
 _TEXT_FIELDS = ("exact", "unit", "display", "figure", "check", "file")
 
 
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is no number verify writes")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:  # Python keeps the last: a report could hide a claim's first status behind a second
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+_EXACT = re.compile(r"-?[\d,]++(?:\.\d++)?+(?:/[1-9][\d,]*+)?+")  # "196,608", "0.25", "445/1757"; never "1/0"
+
+
 def _wrong_field(claim: dict[str, Any]) -> str | None:
     for key in _TEXT_FIELDS:
         if claim.get(key) is not None and not isinstance(claim[key], str):
             return key
+    if claim.get("exact") is not None and not _EXACT.fullmatch(claim["exact"]):
+        return "exact"
     if claim.get("line") is not None and (type(claim["line"]) is not int):
         return "line"
     comparison = claim.get("comparison")
