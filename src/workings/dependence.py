@@ -525,7 +525,7 @@ _PASSAGE_NUMBER = re.compile(r"(?=[\d./])(?<![\d.,/])(?:\d{1,3}(?:[,\u202f\u2009
                              r"(?!\d|[.,/]\d)")
 
 
-_DECIMAL_OR_RATIO = re.compile(r"\s*+[+-]?+\d*+(?:\.\d*+)?+(?:/\s*+[+-]?+\d++)?+\s*+")  # as Fraction reads it, no exponent
+_DECIMAL_OR_RATIO = re.compile(r"\s*+[+-]?+\d*+(?:\.\d*+)?+\s*+(?:/\s*+[+-]?+\d++\s*+)?+")  # as Fraction reads it, no exponent
 
 
 def states(passage: str | None, figure_number: str) -> bool:
