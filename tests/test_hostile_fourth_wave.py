@@ -182,3 +182,12 @@ def test_diff_refuses_a_claim_listed_twice(tmp_path):
     (tmp_path / "new.json").write_text(json.dumps(data))
     done = _diff(tmp_path / "base.json", tmp_path / "new.json")
     assert done.returncode == 2 and "is listed twice" in done.stdout + done.stderr
+
+
+def test_an_id_differing_only_in_case_does_not_take_the_plain_page_name():
+    """A stranger's refused ``GQA-paper.yaml`` beside ``gqa-paper.yaml`` moved the real page to
+    ``sources/gqa-paper-2.html``, breaking every link to it."""
+    from workings.render.views import page_names
+
+    names = page_names(["gqa-paper", "GQA-paper", "a"], "sources")
+    assert names["gqa-paper"] == "sources/gqa-paper.html" and names["GQA-paper"] == "sources/GQA-paper-2.html"

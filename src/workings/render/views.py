@@ -89,9 +89,11 @@ def hub_url(hub) -> str | None:
 
 
 def page_names(ids, folder: str) -> dict[str, str]:
-    """A file per id (``claims/kv--per-token.html``): flat, portable, unique even on a case-blind disk."""
+    """A file per id (``claims/kv--per-token.html``): flat, portable, unique even on a case-blind disk.
+    Where two ids differ only in case, the one in lower case (the form ids take) keeps the plain name: a
+    refused "GQA-paper" added beside "gqa-paper" must not move the page readers link to."""
     names, taken = {}, set()
-    for item in sorted(ids):
+    for item in sorted(ids, key=lambda i: (i != i.lower(), i)):
         stem = _SLUG_UNSAFE.sub("-", item.replace("/", "--")).strip(".-")[:120] or "item"
         candidate, n = stem, 1
         while candidate.lower() in taken:
