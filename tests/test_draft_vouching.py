@@ -1376,3 +1376,41 @@ def test_a_footnote_mark_after_a_full_stop_ends_its_sentence(repo_report):
     assert [f.status for f in check.figures if f.text == "27.5 GiB"] == ["backed"]
     assert "We count it as 80 GiB.[^g]" in check.found.sentences
 
+
+# A reviewer's twelfth round, looking for honest text the ninth round's rules refuse, and one more take-back.
+
+@pytest.mark.parametrize("after, status", [
+    ("That is wrong to ignore.", "backed"),                       # an infinitive: nothing taken back
+    ("Both figures in the paragraph above came from a vendor slide we have since withdrawn.", "unbacked"),
+    ("All the numbers in the previous paragraph are disputed.", "unbacked"),
+    ("Both figures in the paragraph above come from the card.", "backed"),
+])
+def test_the_twelfth_rounds_take_backs(tmp_ledger, after, status):
+    report = _families_ledger(tmp_ledger)
+    draft = f"{QWEN}\n\nThe weights are 29.5 GB. {_SAID}\n\n{after}\n"
+    assert _figure(check_text(draft, report, markdown=True), "198.6 GB").status == status
+
+
+@pytest.mark.parametrize("mark, note, status", [
+    ("<sup>1</sup>", "<sup>1</sup> From the config.", "backed"),
+    ("¹", "¹ From the model page.", "backed"),
+    ("¹", "¹ Withdrawn by the author.", "unbacked"),
+])
+def test_html_and_unicode_footnote_marks_are_no_figures(tmp_ledger, mark, note, status):
+    """"...8 KV heads.<sup>1</sup>" reported "1" as a figure (unbacked, failing the draft), and "29.5 GB.¹" was
+    refused whatever its note said: the mark was a word of the sentence."""
+    report = _families_ledger(tmp_ledger)
+    check = check_text(f"{QWEN} {_SAID}{mark}\n\n{note}\n", report, markdown=True)
+    assert _figure(check, "198.6 GB").status == status
+    assert [f.text for f in check.figures if f.text in ("1", "¹")] == []
+
+
+def test_a_short_html_paragraph_in_an_html_draft_is_no_heading(repo_report):
+    """In an .html draft (read as plain text) "<p>That is a big saving. The concurrency cap also rose from 500
+    to 2,500.</p>" was taken for a heading (no stop at the line's end), and its figures set aside unchecked."""
+    draft = ("<p>DeepSeek-V4.1-Flash is the model.</p>\n<p>That is a big saving. The concurrency cap also rose from "
+             "500 to 2,500.</p>\n<h2>Costs</h2>\n")
+    check = check_text(draft, repo_report, markdown=False)
+    assert [f.text for f in check.figures] == ["500", "2,500"]
+    assert [s.text for s in check.set_aside if s.reason == "heading"] == []
+

@@ -208,9 +208,9 @@ def _table_starts(found: Found) -> list[int]:
 
 
 # A footnote's text starts with its mark: "[^2]:", or "<sup>2</sup>", "\*", "†" or "‡" (HTML's and print's marks)
-_NOTE = re.compile(r"\s*+(?:\[\^([^\]\s]{1,40}+)\]:|<sup>([^<\s]{1,10}+)</sup>|(\\\*|[†‡]))")
-_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)|<sup>([^<\s]{1,10}+)</sup>|(?<=\S)(\\\*|[†‡])")  # its mark where
-_MARKS = ("[^", "<sup>", "\\*", "†", "‡")                                                      # the text refers to it
+_NOTE = re.compile(r"\s*+(?:\[\^([^\]\s]{1,40}+)\]:|<sup>([^<\s]{1,10}+)</sup>|(\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]++))")
+_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)|<sup>([^<\s]{1,10}+)</sup>|(?<=\S)(\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]++)")  # its mark where
+_MARKS = ("[^", "<sup>", "\\*", "†", "‡", *"¹²³⁴⁵⁶⁷⁸⁹⁰")                                                      # the text refers to it
 
 
 def _label(match: re.Match[str]) -> str:

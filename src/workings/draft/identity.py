@@ -41,7 +41,8 @@ _TAG = re.compile(r"</?[A-Za-z][\w-]{0,20}+\s*+/?>")
 # A cross marking a line false reads as "false" ("❌ That is 192 KiB."); a sentence ending in "?" asks
 _CROSSES = str.maketrans({c: " false " for c in "❌✗✘✖⛔🚫"})
 _QUESTION = re.compile(r"[?？][\"'”’)\]*_\s]*$")
-_FOOTNOTE = re.compile(r"\[\^[^\]\s]{1,40}+\]:?")  # a footnote's mark ("[^2]") or its text's start ("[^2]:")
+# a footnote's mark ("[^2]", "<sup>2</sup>", "¹") or its text's start ("[^2]:")
+_FOOTNOTE = re.compile(r"\[\^[^\]\s]{1,40}+\]:?|(?i:<sup>)[^<\s]{1,10}+(?i:</sup>)|[¹²³⁴⁵⁶⁷⁸⁹⁰]++")
 _DROP = frozenset({"a", "an", "the"})
 _CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
 
@@ -711,7 +712,8 @@ _TAKEN_BACK = re.compile(
     rf"(?:we\s++got\s++(?:that|it|this)\s++wrong|{_THAT}(?:\s++(?:figure|number|line|sentence|claim))?"
     r"\s++(?:(?:(?:is|was|are|were|'s|’s)\s++(?:(?:simply|plainly|just)\s++)?+|turned\s++out\s++(?:to\s++be\s++)?+)"
     r"(?:false|wrong|untrue|incorrect|mistaken|not\s++true|no\s++longer\s++true|nonsense|retracted|withdrawn"
-    r"|a\s++(?:typo|myth|joke|mistake|rumou?r|hoax))|(?:does\s++not|doesn't|did\s++not|didn't|no\s++longer)\s++holds?)\b)",
+    r"|a\s++(?:typo|myth|joke|mistake|rumou?r|hoax))|(?:does\s++not|doesn't|did\s++not|didn't|no\s++longer)\s++holds?)\b"
+    r"(?!\s++to\b))",  # "That is wrong to ignore." takes nothing back
     re.IGNORECASE)
 
 
@@ -725,10 +727,20 @@ def attributes_disowning(sentence: str) -> bool:
     return _ATTRIBUTION.match(sentence) is not None and _DISOWNING.search(sentence) is not None
 
 
+# A sentence whose subject is what stands above it: "Both figures in the paragraph above ...", "All the
+# numbers in the previous paragraph ...", "The figures above ..."
+_BACK_SUBJECT = re.compile(
+    r"[\W_]*+(?:(?:update|correction|erratum|edit|note)\b[^:\n]{0,40}?:[\W_]*+)?(?:both|all|each|every|the|these"
+    r"|those)\s++(?:[\w-]++\s++){0,3}?(?:figures?|numbers?|values?|claims?|quotes?|sentences?|lines?)\s++(?:above"
+    r"|(?:in|of)\s++the\s++(?:(?:paragraph|sentence|section|table|quote)\s++above|(?:previous|last|preceding)"
+    r"\s++(?:paragraph|sentence|section|table|quote)))\b", re.IGNORECASE)
+
+
 def retorts(sentence: str) -> bool:
     """Whether ``sentence`` takes back the one before it: a retort (``_RETORT``: "Not.", "Nope.", "Or so we
     thought.") or a sentence calling it false (``_TAKEN_BACK``: "We got that wrong.", "That was a typo.")."""
-    return _RETORT.fullmatch(sentence) is not None or _TAKEN_BACK.match(sentence) is not None
+    return _RETORT.fullmatch(sentence) is not None or _TAKEN_BACK.match(sentence) is not None or (
+        (back := _BACK_SUBJECT.match(sentence)) is not None and _DISOWNING.search(sentence, back.end()) is not None)
 
 
 # An imperative that changes what is counted: "Now take a single layer on its own.", "Switch the cache to FP8

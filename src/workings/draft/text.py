@@ -16,7 +16,7 @@ from ..frozen import frozen
 # A sentence ends at . ! ? (then closing quotes, brackets or emphasis: "**Kimi K3.** A ...") followed by a space, unless the dot sits
 # in a short abbreviation ("e.g.", "vs.") or is a list marker at the start of the paragraph.
 # A sentence's end: its stop, closing quotes and brackets, and a footnote mark after them ("... 80 GiB.[^g] The ...")
-_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]*_]*(?:\[\^[^\]\s]{1,40}\]|<sup>[^<\s]{1,10}</sup>|\\\*|[†‡])?(?=\s+|$)")
+_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]*_]*(?:\[\^[^\]\s]{1,40}\]|<sup>[^<\s]{1,10}</sup>|\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?(?=\s+|$)")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "vs", "etc", "cf", "approx", "no", "fig", "mr", "dr", "ca", "al"})
 _LIST_MARKER = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
 _MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
@@ -193,12 +193,17 @@ def _join(block: list[tuple[int, str]], *, heading: bool, code: bool, table: boo
                      item=len(block[0][1]) - len(block[0][1].lstrip()) if marker else -1)
 
 
+_EDGE_TAGS = re.compile(r"^(?:\s*+</?[A-Za-z][\w-]{0,20}+(?:\s[^<>]{0,200}+)?>)++|(?:</?[A-Za-z][\w-]{0,20}+\s*+>\s*+)++$")
+
+
 def _looks_like_heading(block: list[tuple[int, str]]) -> bool:
     """A plain-text heading: one short line with no sentence punctuation at its end, or a short
     Title Case question ("How Does the Model Still Remember the First?")."""
     if len(block) != 1:
         return False
-    line = block[0][1].strip()
+    line = _EDGE_TAGS.sub("", block[0][1]).strip()  # "<p>... 2,500.</p>": the sentence's stop is before the tag
+    if re.match(r"\s*+<h[1-6]\b", block[0][1], re.IGNORECASE):
+        return True  # an HTML heading in a plain-text (HTML) draft
     words = _WORD.findall(line)
     if len(words) > 15 or _LIST_MARKER.match(line) or any(c in line for c in "=×÷"):
         return False
