@@ -173,10 +173,11 @@ _PIPE = re.compile(r"(?<!\\)\|")  # a cell's border; "\|" is a pipe in a cell's 
 
 def _cells(row: str) -> list[str]:
     """A table row's cells, the outer pipes dropped: "| a | b |" and "a | b" both give ["a", "b"]."""
-    cells = _PIPE.split(row.strip())
-    if cells and row.strip().startswith("|"):
+    text = row.strip()
+    cells = _PIPE.split(text)
+    if text.startswith("|"):
         cells = cells[1:]
-    if cells and row.strip().endswith("|") and not _PIPE.split(row.strip())[-1].strip():
+    if cells and not cells[-1].strip() and text.endswith("|"):
         cells = cells[:-1]
     return cells
 
@@ -207,10 +208,11 @@ def _table_starts(found: Found) -> list[int]:
     return starts
 
 
-# A footnote's text starts with its mark: "[^2]:", or "<sup>2</sup>", "\*", "†" or "‡" (HTML's and print's marks)
+# A footnote's text starts with its mark: "[^2]:", or "<sup>2</sup>", "\*", "†", "‡" or "¹" (HTML's and print's
+# marks); ``_MARK`` finds the mark where the text refers to it; ``_MARKS`` is what a sentence holding one holds
 _NOTE = re.compile(r"\s*+(?:\[\^([^\]\s]{1,40}+)\]:|<sup>([^<\s]{1,10}+)</sup>|(\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]++))")
-_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)|<sup>([^<\s]{1,10}+)</sup>|(?<=\S)(\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]++)")  # its mark where
-_MARKS = ("[^", "<sup>", "\\*", "†", "‡", *"¹²³⁴⁵⁶⁷⁸⁹⁰")                                                      # the text refers to it
+_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)|<sup>([^<\s]{1,10}+)</sup>|(?<=\S)(\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]++)")
+_MARKS = ("[^", "<sup>", "\\*", "†", "‡", *"¹²³⁴⁵⁶⁷⁸⁹⁰")
 
 
 def _label(match: re.Match[str]) -> str:
