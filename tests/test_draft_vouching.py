@@ -1414,3 +1414,18 @@ def test_a_short_html_paragraph_in_an_html_draft_is_no_heading(repo_report):
     assert [f.text for f in check.figures] == ["500", "2,500"]
     assert [s.text for s in check.set_aside if s.reason == "heading"] == []
 
+
+@pytest.mark.parametrize("header, status", [
+    ("| Before | After |", "backed"),
+    ("| Rumoured | Confirmed |", "unbacked"),
+    ("| Llama-3.1-70B-Instruct | Notes |", "unbacked"),
+])
+def test_a_claims_sentence_alone_in_a_table_cell_is_anchored_by_the_prose_before_the_table(repo_report, header,
+                                                                                           status):
+    """A claim's whole sentence in a cell, its model named just before the table, was refused: the sentences
+    that anchor one naming nothing were counted in the draft's order, so the header and delimiter rows stood
+    between."""
+    draft = (f"{QWEN_REPO}\n\n{header}\n|---|---|\n"
+             "| At the full window, one chat needs 198.6 GB of cache (184.9 GiB). | x |\n")
+    assert _figure(check_text(draft, repo_report, markdown=True), "198.6 GB").status == status
+

@@ -314,8 +314,9 @@ class Identities:
                 waiting = [v for v in pairs[i] if v not in accepted[i]]
                 if not waiting:
                     continue
-                near = {v.result.group for j in range(max(0, i - REACH), min(len(pairs), i + REACH + 1))
-                        if j != i for v in accepted[j] if not self._between(sentences, accepted, i, j, v)}
+                around = [*self._back(i, REACH)[1:], *range(i + 1, min(len(pairs), i + REACH + 1))]
+                near = {v.result.group for j in around  # before a table's row: its header, then the prose
+                        for v in accepted[j] if not self._between(sentences, accepted, i, j, v)}
                 accepted[i].extend(v for v in waiting if v.result.group in near or self._named_before(sentences, i, v))
         return self._about(sentences, accepted)
 
