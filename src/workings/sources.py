@@ -180,20 +180,19 @@ def _primary_where(c: Checker, hub: Hub | None, retrieved: dict[str, Any]) -> No
     any other file's address at the commit the record names. A record claiming a commit for bytes its
     own address says came from elsewhere is refused. (``url``, the address a reader is sent to, may stay
     the one first cited.)"""
-    commit = str(retrieved.get("commit"))
-    for path, address in ((("retrieved", "url"), retrieved.get("url")),):
-        if not isinstance(address, str) or not address:
-            continue
-        if hub is not None:
-            parts = urlsplit(address)
-            on_hub = parts.hostname in ("huggingface.co", "hf.co")
-            repo = "/".join(parts.path.strip("/").split("/")[:2]).lower()
-            if on_hub and repo != hub.repo.lower() and not (repo.startswith("datasets/") or repo.startswith("spaces/")):
-                c.problem(path, f"a primary source is the Hub file of {hub.repo} itself; this address is in "
-                                f"{repo}: grade it by what was seen (copy)")
-        elif commit[:7].lower() not in address.lower():
-            c.problem(path, f"a primary source's bytes are read at its commit ({commit[:12]}); this address "
-                            "does not name it: give the address at that commit, or grade it by what was seen (copy)")
+    commit, address, path = str(retrieved.get("commit")), retrieved.get("url"), ("retrieved", "url")
+    if not isinstance(address, str) or not address:
+        return
+    if hub is not None:
+        parts = urlsplit(address)
+        repo = "/".join(parts.path.strip("/").split("/")[:2]).lower()
+        if parts.hostname in ("huggingface.co", "hf.co") and repo != hub.repo.lower() \
+                and not repo.startswith(("datasets/", "spaces/")):
+            c.problem(path, f"a primary source is the Hub file of {hub.repo} itself; this address is in "
+                            f"{repo}: grade it by what was seen (copy)")
+    elif commit[:7].lower() not in address.lower():
+        c.problem(path, f"a primary source's bytes are read at its commit ({commit[:12]}); this address "
+                        "does not name it: give the address at that commit, or grade it by what was seen (copy)")
 
 
 def _value(c: Checker, name: str, spec: object) -> Value | None:

@@ -26,6 +26,7 @@ from .. import units
 from . import identity, match
 from .claims import Claims
 from .finder import Figure, Found
+from .text import PIPE, SUPERSCRIPTS
 
 ALIGN = 0.5   # share of a claim's words a sentence must hold before its identity is tested
 REACH = 2     # sentences either side where a named sentence anchors one that names nothing
@@ -168,13 +169,10 @@ def _tables_narrowed(found: Found, starts: list[int]) -> frozenset[int]:
     return frozenset(out)
 
 
-_PIPE = re.compile(r"(?<!\\)\|")  # a cell's border; "\|" is a pipe in a cell's text
-
-
 def _cells(row: str) -> list[str]:
     """A table row's cells, the outer pipes dropped: "| a | b |" and "a | b" both give ["a", "b"]."""
     text = row.strip()
-    cells = _PIPE.split(text)
+    cells = PIPE.split(text)
     if text.startswith("|"):
         cells = cells[1:]
     if cells and not cells[-1].strip() and text.endswith("|"):
@@ -188,14 +186,14 @@ def _columns_of(found: Found, starts: list[int], k: int) -> range:
     while first > starts[k] and found.rows[first - 1] == found.rows[k]:
         first -= 1
     sentence = found.sentences[k]
-    before = sum(len(_PIPE.findall(found.sentences[j])) for j in range(first, k))
+    before = sum(len(PIPE.findall(found.sentences[j])) for j in range(first, k))
     lead = 1 if found.sentences[first].lstrip().startswith("|") else 0
     left = len(sentence) - len(sentence.lstrip(" |"))
     right = len(sentence.rstrip(" |"))
     if right <= left:
         return range(0)
-    start = before + len(_PIPE.findall(sentence, 0, left)) - lead
-    stop = before + len(_PIPE.findall(sentence, 0, right)) - lead
+    start = before + len(PIPE.findall(sentence, 0, left)) - lead
+    stop = before + len(PIPE.findall(sentence, 0, right)) - lead
     return range(start, stop + 1)
 
 
@@ -210,9 +208,9 @@ def _table_starts(found: Found) -> list[int]:
 
 # A footnote's text starts with its mark: "[^2]:", or "<sup>2</sup>", "\*", "†", "‡" or "¹" (HTML's and print's
 # marks); ``_MARK`` finds the mark where the text refers to it; ``_MARKS`` is what a sentence holding one holds
-_NOTE = re.compile(r"\s*+(?:\[\^([^\]\s]{1,40}+)\]:|<sup>([^<\s]{1,10}+)</sup>|(\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]++))")
-_MARK = re.compile(r"\[\^([^\]\s]{1,40}+)\](?!:)|<sup>([^<\s]{1,10}+)</sup>|(?<=\S)(\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]++)")
-_MARKS = ("[^", "<sup>", "\\*", "†", "‡", *"¹²³⁴⁵⁶⁷⁸⁹⁰")
+_NOTE = re.compile(rf"\s*+(?:\[\^([^\]\s]{{1,40}}+)\]:|<sup>([^<\s]{{1,10}}+)</sup>|(\\\*|[†‡]|[{SUPERSCRIPTS}]++))")
+_MARK = re.compile(rf"\[\^([^\]\s]{{1,40}}+)\](?!:)|<sup>([^<\s]{{1,10}}+)</sup>|(?<=\S)(\\\*|[†‡]|[{SUPERSCRIPTS}]++)")
+_MARKS = ("[^", "<sup>", "\\*", "†", "‡", *SUPERSCRIPTS)
 
 
 def _label(match: re.Match[str]) -> str:

@@ -25,6 +25,7 @@ import re
 
 from ..frozen import frozen
 from .finder import spans_in  # noqa: F401 - re-exported: where the finder's figures stand in a sentence
+from .text import FOOTNOTE_MARK
 
 MIN_WORDS = 3
 LONG = 10       # words that make a sentence its own even when it names nothing
@@ -41,8 +42,7 @@ _TAG = re.compile(r"</?[A-Za-z][\w-]{0,20}+\s*+/?>")
 # A cross marking a line false reads as "false" ("❌ That is 192 KiB."); a sentence ending in "?" asks
 _CROSSES = str.maketrans({c: " false " for c in "❌✗✘✖⛔🚫"})
 _QUESTION = re.compile(r"[?？][\"'”’)\]*_\s]*$")
-# a footnote's mark ("[^2]", "<sup>2</sup>", "¹") or its text's start ("[^2]:")
-_FOOTNOTE = re.compile(r"\[\^[^\]\s]{1,40}+\]:?|(?i:<sup>)[^<\s]{1,10}+(?i:</sup>)|[¹²³⁴⁵⁶⁷⁸⁹⁰]++")
+_FOOTNOTE = re.compile(rf"(?:{FOOTNOTE_MARK}):?")  # a footnote's mark ("[^2]", "<sup>2</sup>", "¹"), or its text's start
 _DROP = frozenset({"a", "an", "the"})
 _CAPS = re.compile(r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{4,}")   # DeepSeek, NVIDIA
 
@@ -707,9 +707,9 @@ _THAT = (r"(?:that|this|it|these|those|they|the\s++(?:above\s++)?(?:[\w-]++\s++)
          r"(?:\s++(?:above|(?:(?:in|of|given\s++in)\s++)?the\s++(?:paragraph|sentence|line|quote|section|table)"
          r"\s++above|(?:(?:in|of|given\s++in)\s++)?the\s++(?:previous|last|preceding)\s++(?:paragraph|sentence|line"
          r"|quote|section|table)))?)")
+_UPDATE = r"(?:(?:update|correction|erratum|edit|note)\b[^:\n]{0,40}?:[\W_]*+)?"  # "**Update (Oct 22):** "
 _TAKEN_BACK = re.compile(
-    r"[\W_]*+(?:(?:update|correction|erratum|edit|note)\b[^:\n]{0,40}?:[\W_]*+)?"
-    rf"(?:we\s++got\s++(?:that|it|this)\s++wrong|{_THAT}(?:\s++(?:figure|number|line|sentence|claim))?"
+    rf"[\W_]*+{_UPDATE}(?:we\s++got\s++(?:that|it|this)\s++wrong|{_THAT}(?:\s++(?:figure|number|line|sentence|claim))?"
     r"\s++(?:(?:(?:is|was|are|were|'s|’s)\s++(?:(?:simply|plainly|just)\s++)?+|turned\s++out\s++(?:to\s++be\s++)?+)"
     r"(?:false|wrong|untrue|incorrect|mistaken|not\s++true|no\s++longer\s++true|nonsense|retracted|withdrawn"
     r"|a\s++(?:typo|myth|joke|mistake|rumou?r|hoax))|(?:does\s++not|doesn't|did\s++not|didn't|no\s++longer)\s++holds?)\b"
@@ -730,7 +730,7 @@ def attributes_disowning(sentence: str) -> bool:
 # A sentence whose subject is what stands above it: "Both figures in the paragraph above ...", "All the
 # numbers in the previous paragraph ...", "The figures above ..."
 _BACK_SUBJECT = re.compile(
-    r"[\W_]*+(?:(?:update|correction|erratum|edit|note)\b[^:\n]{0,40}?:[\W_]*+)?(?:both|all|each|every|the|these"
+    rf"[\W_]*+{_UPDATE}(?:both|all|each|every|the|these"
     r"|those)\s++(?:[\w-]++\s++){0,3}?(?:figures?|numbers?|values?|claims?|quotes?|sentences?|lines?)\s++(?:above"
     r"|(?:in|of)\s++the\s++(?:(?:paragraph|sentence|section|table|quote)\s++above|(?:previous|last|preceding)"
     r"\s++(?:paragraph|sentence|section|table|quote)))\b", re.IGNORECASE)

@@ -13,7 +13,7 @@ import re
 
 from ..frozen import frozen
 from .digits import ByScript
-from .text import Paragraph
+from .text import SUPERSCRIPTS, Paragraph
 
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
           r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)")
@@ -80,7 +80,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str] | ByScript]] = [
     # Citation markers ("[2]", "[12, 13]", "[3–5]") and arXiv identifiers ("arXiv:2305.13245", "2401.18079v2").
     ("reference", re.compile(r"\[\d{1,3}+(?:\s*+[,–-]\s*+\d{1,3}+){0,20}+\](?!\()")),
     ("reference", re.compile(r"\[\^[^\]\s]{1,40}+\]")),  # a Markdown footnote's mark: "[^2]", "[^2]:"
-    ("reference", re.compile(r"(?i:<sup>)\s*+\d{1,3}+\s*+(?i:</sup>)|[¹²³⁴⁵⁶⁷⁸⁹⁰]++")),  # HTML's and print's: "<sup>2</sup>", "¹"
+    ("reference", re.compile(rf"(?i:<sup>)\s*+\d{{1,3}}+\s*+(?i:</sup>)|[{SUPERSCRIPTS}]++")),  # HTML's and print's: "<sup>2</sup>", "¹"
     ("reference", re.compile(r"(?i:\barxiv:\s*+)?(?<![\w.,])\d{4}\.\d{4,5}+(?:v\d++)?+\b")),
     ("hardware-name", re.compile(r"\b(?:RTX|GTX|Quadro|Radeon|TPU)\s++v?\d++\b")),
     ("hardware-name", re.compile(rf"{CARD_BEFORE}(?P<span>{CARD})\b{CARD_NOT_BEFORE}"

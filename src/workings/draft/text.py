@@ -15,15 +15,18 @@ from ..frozen import frozen
 
 # A sentence ends at . ! ? (then closing quotes, brackets or emphasis: "**Kimi K3.** A ...") followed by a space, unless the dot sits
 # in a short abbreviation ("e.g.", "vs.") or is a list marker at the start of the paragraph.
+# A footnote's mark, as Markdown, HTML and print write it: "[^2]", "<sup>2</sup>", "\*", "†", "‡", "¹"
+SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹⁰"
+FOOTNOTE_MARK = rf"\[\^[^\]\s]{{1,40}}+\]|(?i:<sup>)[^<\s]{{1,10}}+(?i:</sup>)|\\\*|[†‡]|[{SUPERSCRIPTS}]++"
 # A sentence's end: its stop, closing quotes and brackets, and a footnote mark after them ("... 80 GiB.[^g] The ...")
-_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]*_]*(?:\[\^[^\]\s]{1,40}\]|<sup>[^<\s]{1,10}</sup>|\\\*|[†‡]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?(?=\s+|$)")
+_SENTENCE_END = re.compile(rf"[.!?。！？][\"'”’)\]*_]*(?:{FOOTNOTE_MARK})?(?=\s+|$)")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "vs", "etc", "cf", "approx", "no", "fig", "mr", "dr", "ca", "al"})
 _LIST_MARKER = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
 _MD_HEADING = re.compile(r"\s{0,3}#{1,6}\s")
 # A Markdown table row: "| a | b |", or a delimiter row without outer pipes ("---|:---:").
 _TABLE_ROW = re.compile(r"\s{0,3}\||\s{0,3}:?-{3,}+:?\s*+\|")
 _DELIMITER = re.compile(r"\s{0,3}\|?\s*+:?-{3,}+:?\s*+(?:\|\s*+:?-{3,}+:?\s*+)*+\|?\s*+$")  # "---|:---:", "|---|---|"
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+PIPE = re.compile(r"(?<!\\)\|")  # a table cell's border; "\|" is a pipe in a cell's text
 _FENCE = re.compile(r"\s{0,3}(```|~~~|(?i:<pre)(?![\w-]))")  # a fence, or HTML's preformatted text
 _INDENTED = re.compile(r"(?: {4}|\t)[ \t]*+\S")
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # a (non-breaking) hyphen is a hyphen: "1M‑token"
@@ -144,12 +147,12 @@ def paragraphs(text: str, *, markdown: bool, front_matter: bool | None = None) -
             flush()
             continue
         if markdown and block and "|" in line and _DELIMITER.match(line) and not _is_table_row(block[-1][1]) \
-                and _UNESCAPED_PIPE.search(block[-1][1]):
+                and PIPE.search(block[-1][1]):
             header = block.pop()  # a table's header without outer pipes, over its delimiter row: a table
             flush()               # of its own from there, its rows those lines with a pipe that follow
             block.append(header)
             piped = True
-        elif piped and _UNESCAPED_PIPE.search(line):
+        elif piped and PIPE.search(line):
             pass
         elif markdown and block and (piped or _is_table_row(line) != _is_table_row(block[-1][1])):
             flush()  # a table is a block of its own, apart from the prose around it
